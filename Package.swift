@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "audiosession",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "audiosessiond", targets: ["audiosessiond"]),
+        .executable(name: "audiosessionctl", targets: ["audiosessionctl"]),
+        .library(name: "AudioSessionKit", targets: ["AudioSessionKit"]),
+        .library(name: "AudioSessionModel", targets: ["AudioSessionModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    ],
+    targets: [
+        // C libraries through pkg-config, each with a prefixed header-only shim for macros.
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+
+        // The vocabulary and the pure engine: no C, no logging, no I/O.
+        .target(name: "AudioSessionModel"),
+        .target(name: "AudioPolicy", dependencies: ["AudioSessionModel"]),
+
+        // Typed wrappers over the C libraries.
+        .target(name: "PulseAudioClient", dependencies: ["CPulse"]),
+        .target(name: "DBusKit", dependencies: ["CDBus"]),
+
+        // The bus contract, the shell and the app-facing library.
+        .target(name: "AudioSessionIPC", dependencies: ["AudioSessionModel", "DBusKit"]),
+        .target(
+            name: "AudioSessionDaemon",
+            dependencies: [
+                "AudioSessionModel", "AudioPolicy", "PulseAudioClient", "DBusKit", "AudioSessionIPC",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "AudioSessionKit", dependencies: ["AudioSessionModel", "AudioSessionIPC", "DBusKit"]),
+
+        // Thin executables.
+        .executableTarget(
+            name: "audiosessiond",
+            dependencies: [
+                "AudioSessionDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "audiosessionctl",
+            dependencies: [
+                "AudioSessionKit", "AudioPolicy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(
+            name: "AudioPolicyTests",
+            dependencies: [
+                "AudioPolicy", "AudioSessionModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+/// A stream's or device's volume, one raw sound-server value per channel (`pa_cvolume`):
+/// `0x10000` is 100 %, 0 is silence. Kept raw so that a restored volume is exactly the original.
+public struct ChannelVolumes: Hashable, Sendable, CustomStringConvertible {
+    /// The raw value of 100 % (`PA_VOLUME_NORM`).
+    public static let norm: UInt32 = 0x10000
+
+    public var values: [UInt32]
+
+    public init(_ values: [UInt32]) { self.values = values }
+
+    /// Every channel at the same raw value.
+    public init(channels: Int, value: UInt32) { values = Array(repeating: value, count: channels) }
+
+    /// Every channel scaled by `factor` (0…1), rounded down.
+    public func scaled(by factor: Double) -> ChannelVolumes {
+        let clamped = min(1, max(0, factor))
+        return ChannelVolumes(values.map { UInt32((Double($0) * clamped).rounded(.down)) })
+    }
+
+    /// The point `fraction` (0…1) of the way from this volume to `target`, channel by channel.
+    public func interpolated(to target: ChannelVolumes, fraction: Double) -> ChannelVolumes {
+        guard target.values.count == values.count else { return fraction >= 1 ? target : self }
+        let f = min(1, max(0, fraction))
+        return ChannelVolumes(zip(values, target.values).map { from, to in
+            UInt32((Double(from) + (Double(to) - Double(from)) * f).rounded())
+        })
+    }
+
+    /// The loudest channel as a fraction of 100 %.
+    public var level: Double { Double(values.max() ?? 0) / Double(Self.norm) }
+
+    public var description: String { values.map { "\($0 * 100 / Self.norm)%" }.joined(separator: "/") }
+}
+
+/// The two things the bridge may change on a stream: its volume and its mute.
+public struct StreamLevels: Hashable, Sendable, CustomStringConvertible {
+    public var volume: ChannelVolumes
+    public var mute: Bool
+
+    public init(volume: ChannelVolumes, mute: Bool) {
+        self.volume = volume
+        self.mute = mute
+    }
+
+    public var description: String { "\(volume)\(mute ? " muted" : "")" }
+}

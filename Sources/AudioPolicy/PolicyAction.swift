@@ -1,0 +1,81 @@
+import AudioSessionModel
+
+/// What a successful method call returns.
+public enum ReplyValue: Hashable, Sendable {
+    case done
+    case sessionCreated(SessionID, token: String)
+}
+
+/// Whether a session was created over the bus or made by the bridge for an app that never opted in.
+public enum SessionKind: String, Hashable, Sendable {
+    case explicit
+    case policy
+}
+
+/// What the journal holds for one stream the bridge changed: enough to undo it after a crash.
+public struct JournalEntry: Hashable, Sendable {
+    public var stream: StreamID
+    /// The server's memory key for the stream's app (`module-stream-restore.id`).
+    public var restoreKey: String?
+    /// The levels the user had and will get back.
+    public var original: StreamLevels
+    /// The levels the bridge is moving the stream to.
+    public var applied: StreamLevels
+
+    public init(stream: StreamID, restoreKey: String?, original: StreamLevels, applied: StreamLevels) {
+        self.stream = stream
+        self.restoreKey = restoreKey
+        self.original = original
+        self.applied = applied
+    }
+}
+
+/// A record of the event log that no other action carries.
+public enum EventRecord: Hashable, Sendable {
+    case sessionCreated(SessionID, app: String, kind: SessionKind, policy: String)
+    case sessionReleased(SessionID, app: String, kind: SessionKind, policy: String)
+    case sessionCategory(SessionID, app: String, SessionConfiguration)
+    case sessionActive(SessionID, app: String, active: Bool, error: AudioSessionError?)
+    case streamAdded(StreamID, app: String, role: String?, session: SessionID?)
+    case streamRemoved(StreamID, app: String, role: String?, session: SessionID?)
+    case deviceAdded(DeviceID, PortDescription)
+    case deviceRemoved(DeviceID, PortDescription)
+    case deviceChanged(DeviceID, PortDescription)
+    case serverLost(server: String)
+    case serverReset(server: String)
+}
+
+/// Everything the engine asks the shell to do. Actions that change something carry their reason.
+public enum PolicyAction: Hashable, Sendable {
+    // Answers and signals on the bus.
+    case reply(RequestID, Result<ReplyValue, AudioSessionError>)
+    case sessionAdded(SessionID)
+    case sessionRemoved(SessionID)
+    case interruption(SessionID, InterruptionType, reason: InterruptionReason, options: InterruptionOptions,
+                      interrupter: String?)
+    case routeChange(SessionID, RouteChangeReason, previous: RouteDescription, current: RouteDescription)
+    case secondaryAudioHint(SessionID, SilenceSecondaryAudioHintType)
+    case mediaServicesLost(SessionID)
+    case mediaServicesReset(SessionID)
+
+    // Commands to the sound server.
+    case setStreamMute(StreamID, Bool, why: String)
+    case setStreamVolume(StreamID, ChannelVolumes, why: String)
+    case moveStream(StreamID, to: DeviceID, why: String)
+    case setCardProfile(card: UInt32, profile: String, why: String)
+    /// Make the server remember these levels for the app's next stream (repairs its stream memory).
+    case rememberStreamLevels(restoreKey: String, StreamLevels, why: String)
+
+    // Players.
+    case pausePlayer(SessionID, why: String)
+    case playPlayer(SessionID, why: String)
+
+    // The journal, written before an effect is applied and cleared when it is undone.
+    case journalWrite(JournalEntry)
+    case journalClear(StreamID)
+
+    // Bookkeeping.
+    case record(EventRecord)
+    /// Deliver a ``PolicyEvent/tick`` at this time (replaces any earlier request).
+    case scheduleTick(at: EngineTime)
+}

@@ -1,0 +1,244 @@
+import AudioSessionModel
+
+extension PolicyEngine {
+    mutating func setActive(_ request: RequestID, _ id: SessionID, caller: String, _ active: Bool,
+                            _ options: SetActiveOptions) {
+        guard let session = ownedSession(request, id, caller) else { return }
+        let result: Result<ReplyValue, AudioSessionError>
+        if active {
+            result = activate(id).map { .done }
+        } else if session.runningStreams > 0 {
+            result = .failure(AudioSessionError(
+                .isBusy, "\(id) still has \(session.runningStreams) running stream(s); pause or stop them before deactivating"))
+        } else {
+            if session.isActive {
+                deactivate(id, notifyOthers: options.contains(.notifyOthersOnDeactivation))
+            }
+            result = .success(.done)
+        }
+        emit(.reply(request, result))
+        if case .failure(let error) = result {
+            emit(.record(.sessionActive(id, app: session.appID, active: active, error: error)))
+        }
+    }
+
+    /// The active session of higher rank that keeps `session` from activating, if any.
+    func blocker(of session: Session) -> Session? {
+        sessions.values
+            .filter { $0.id != session.id && $0.isActive && $0.rank > session.rank }
+            .max { $0.rank < $1.rank }
+    }
+
+    /// Whether `interrupter`, activating, interrupts `victim`.
+    func interrupts(_ interrupter: Session, _ victim: Session) -> Bool {
+        guard victim.id != interrupter.id, victim.isActive else { return false }
+        if interrupter.configuration.isCall { return true }  // the phone always wins
+        guard victim.rank <= interrupter.rank, victim.policy.whenInterrupted != .mix else { return false }
+        if interrupter.policy.isAlert {
+            return !victim.prefersNoInterruptionsFromSystemAlerts
+        }
+        if interrupter.configuration.options.contains(.interruptSpokenAudioAndMixWithOthers)
+            && victim.configuration.mode == .spokenAudio
+        {
+            return true
+        }
+        return !interrupter.mixesWithOthers && !victim.mixesWithOthers
+    }
+
+    /// Activates a session: arbitration against the others, then the interruptions and ducks it causes.
+    mutating func activate(_ id: SessionID) -> Result<Void, AudioSessionError> {
+        guard var session = sessions[id] else {
+            return .failure(AudioSessionError(.expiredSession, "\(id) does not exist"))
+        }
+        guard !session.isActive else { return .success(()) }
+        if !session.mixesWithOthers, let blocker = blocker(of: session) {
+            let what = blocker.configuration.isCall ? "a call" : (blocker.policy.isAlert ? "an alert" : "a session")
+            return .failure(AudioSessionError(
+                .insufficientPriority, "\(what) of higher priority is active (\(blocker.appID), \(blocker.id))"))
+        }
+        activationCounter += 1
+        session.isActive = true
+        session.activationSerial = activationCounter
+        session.autoDeactivateAt = nil
+        // Taking the audio back ends this session's own interruptions by sessions: a `began` with no `ended`.
+        session.interrupters = session.interrupters.filter {
+            if case .session = $0 { return false } else { return true }
+        }
+        session.pausedPlayer = false
+        sessions[id] = session
+        emit(.record(.sessionActive(id, app: session.appID, active: true, error: nil)))
+        refreshEffects(ofStreamsIn: id, fade: .zero, why: "\(id) activated")
+
+        for victim in sessions.values.sorted(by: { $0.id < $1.id }) where interrupts(session, victim) {
+            interrupt(victim.id, by: id)
+        }
+        // A call already in progress silences a mixable newcomer too.
+        if !session.configuration.isCall,
+            let call = sessions.values.first(where: { $0.isActive && $0.configuration.isCall && $0.id != id })
+        {
+            interrupt(id, by: call.id)
+        }
+        if session.configuration.options.contains(.duckOthers) { refreshDucking(by: id, fade: session.policy.duckFade) }
+        switchToHandsFreeIfNeeded(id)
+        checkMicrophoneMuted(id)
+        refreshSecondaryAudioHints()
+        return .success(())
+    }
+
+    /// Ends a session's activation, and the interruptions and ducks it caused.
+    mutating func deactivate(_ id: SessionID, notifyOthers: Bool) {
+        guard var session = sessions[id], session.isActive else { return }
+        session.isActive = false
+        session.autoDeactivateAt = nil
+        sessions[id] = session
+        emit(.record(.sessionActive(id, app: session.appID, active: false, error: nil)))
+        endInterruptions(causedBy: id, shouldResume: notifyOthers)
+        refreshDucking(by: id, fade: session.policy.duckFade)
+        restoreCardProfile(of: id)
+        refreshSecondaryAudioHints()
+    }
+
+    /// Interrupts `victimID` because `interrupterID` activated.
+    mutating func interrupt(_ victimID: SessionID, by interrupterID: SessionID) {
+        guard var victim = sessions[victimID], let interrupter = sessions[interrupterID] else { return }
+        let first = victim.interrupters.isEmpty
+        if first { victim.wasPlayingWhenInterrupted = victim.playingOutputs > 0 }
+        victim.interrupters.insert(.session(interrupterID))
+        victim.isActive = false
+        victim.autoDeactivateAt = nil
+        sessions[victimID] = victim
+        if victim.configuration.options.contains(.duckOthers) {
+            refreshDucking(by: victimID, fade: victim.policy.duckFade)
+        }
+        if first {
+            emit(.interruption(victimID, .began, reason: .default, options: [], interrupter: interrupter.appID))
+            if victim.kind == .policy, victim.policy.usesMPRIS, victim.policy.whenInterrupted == .pause,
+                victim.wasPlayingWhenInterrupted
+            {
+                sessions[victimID]?.pausedPlayer = true
+                emit(.pausePlayer(victimID, why: "interrupted by \(interrupter.appID) (\(interrupterID))"))
+            }
+        }
+        refreshEffects(ofStreamsIn: victimID, fade: victim.policy.interruptionFade,
+                       why: "interrupted by \(interrupter.appID) (\(interrupterID))")
+    }
+
+    /// Ends every interruption `interrupterID` caused; those left uninterrupted get `ended`.
+    mutating func endInterruptions(causedBy interrupterID: SessionID, shouldResume: Bool) {
+        let appID = sessions[interrupterID]?.appID
+        for victimID in sessions.keys.sorted() {
+            guard sessions[victimID]?.interrupters.contains(.session(interrupterID)) == true else { continue }
+            sessions[victimID]?.interrupters.remove(.session(interrupterID))
+            refreshEffects(ofStreamsIn: victimID, fade: .zero, why: "interruption by \(interrupterID) ended")
+            if sessions[victimID]?.interrupters.isEmpty == true {
+                interruptionEnded(victimID, shouldResume: shouldResume, interrupter: appID, reason: .default)
+            }
+        }
+    }
+
+    mutating func interruptionEnded(_ id: SessionID, shouldResume: Bool, interrupter: String?,
+                                    reason: InterruptionReason) {
+        guard let session = sessions[id] else { return }
+        emit(.interruption(id, .ended, reason: reason, options: shouldResume ? .shouldResume : [],
+                           interrupter: interrupter))
+        guard session.kind == .policy else { return }
+        let resume: Bool
+        switch session.policy.resume {
+        case .never: resume = false
+        case .onShouldResume: resume = shouldResume
+        case .ifWasPlaying: resume = shouldResume && session.wasPlayingWhenInterrupted
+        }
+        if session.pausedPlayer {
+            sessions[id]?.pausedPlayer = false
+            if resume { emit(.playPlayer(id, why: "interruption ended with shouldResume")) }
+        }
+        if session.activatesAutomatically && session.runningStreams > 0 { _ = activate(id) }
+    }
+
+    /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.
+    mutating func refreshSecondaryAudioHints() {
+        let primary = sessions.values.filter(\.isPrimaryAudio).map(\.id)
+        for id in sessions.keys.sorted() {
+            guard let session = sessions[id] else { continue }
+            let silenced = primary.contains { $0 != id }
+            guard silenced != session.secondaryAudioShouldBeSilenced else { continue }
+            sessions[id]?.secondaryAudioShouldBeSilenced = silenced
+            emit(.secondaryAudioHint(id, silenced ? .begin : .end))
+        }
+    }
+
+    // MARK: Policy sessions
+
+    /// Activates a policy session whose stream started, as its policy says.
+    mutating func autoActivateIfNeeded(_ id: SessionID) {
+        guard let session = sessions[id], session.activatesAutomatically else { return }
+        if session.runningStreams > 0 {
+            sessions[id]?.autoDeactivateAt = nil
+            guard !session.isActive, !session.isInterrupted else { return }
+            if case .failure = activate(id), let blocker = blocker(of: session) {
+                // A stream that starts while a higher-priority session is active starts interrupted.
+                interrupt(id, by: blocker.id)
+            }
+        } else if session.isActive && session.autoDeactivateAt == nil {
+            let grace = session.policy.activation == .perStream ? Duration.zero : session.policy.releaseGrace
+            sessions[id]?.autoDeactivateAt = now + grace
+        }
+    }
+
+    mutating func autoDeactivateDue(_ id: SessionID) {
+        guard let session = sessions[id] else { return }
+        sessions[id]?.autoDeactivateAt = nil
+        guard session.runningStreams == 0 else { return }
+        deactivate(id, notifyOthers: session.policy.notifiesOthersOnDeactivation)
+        if session.streamIDs.isEmpty && session.kind == .policy { releaseSession(id) }
+    }
+
+    // MARK: The microphone
+
+    /// Interrupts input sessions whose microphone is muted (`builtInMicMuted`) unless they opted out.
+    mutating func checkMicrophoneMuted(_ id: SessionID) {
+        guard let session = sessions[id], session.configuration.category.hasInput,
+            !session.configuration.options.contains(.overrideMutedMicrophoneInterruption)
+        else { return }
+        let muted = routeDevices(of: session, .input).filter { devices[$0]?.mute == true }
+        guard session.isActive, let device = muted.first else { return }
+        let first = session.interrupters.isEmpty
+        sessions[id]?.interrupters.insert(.microphoneMuted(device))
+        sessions[id]?.isActive = false
+        if first { emit(.interruption(id, .began, reason: .builtInMicMuted, options: [], interrupter: nil)) }
+        refreshSecondaryAudioHints()
+    }
+
+    /// The microphone came back: sessions it interrupted get `ended` with `shouldResume`.
+    mutating func microphoneUnmuted(_ device: DeviceID) {
+        for id in sessions.keys.sorted() where sessions[id]?.interrupters.contains(.microphoneMuted(device)) == true {
+            sessions[id]?.interrupters.remove(.microphoneMuted(device))
+            if sessions[id]?.interrupters.isEmpty == true {
+                interruptionEnded(id, shouldResume: true, interrupter: nil, reason: .builtInMicMuted)
+            }
+        }
+    }
+
+    // MARK: Bluetooth profiles
+
+    /// A call on a Bluetooth headset in A2DP needs its hands-free profile for the microphone.
+    mutating func switchToHandsFreeIfNeeded(_ id: SessionID) {
+        guard let session = sessions[id], session.configuration.category.hasInput,
+            session.configuration.options.contains(.allowBluetooth),
+            let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
+            output.bluetoothAddress != nil, let cardIndex = output.card, let card = cards[cardIndex],
+            let active = card.activeProfile, !(card.profiles.first { $0.name == active }?.isHandsFree ?? false),
+            let handsFree = card.profiles.first(where: { $0.isHandsFree && $0.isAvailable })
+        else { return }
+        sessions[id]?.profileSwitch = Session.ProfileSwitch(card: cardIndex, previous: active)
+        emit(.setCardProfile(card: cardIndex, profile: handsFree.name,
+                             why: "\(id) records with Bluetooth allowed: the headset microphone needs \(handsFree.name)"))
+    }
+
+    mutating func restoreCardProfile(of id: SessionID) {
+        guard let change = sessions[id]?.profileSwitch else { return }
+        sessions[id]?.profileSwitch = nil
+        guard cards[change.card] != nil else { return }
+        emit(.setCardProfile(card: change.card, profile: change.previous, why: "\(id) ended its activation"))
+    }
+}

@@ -1,0 +1,213 @@
+import AudioSessionModel
+
+extension PolicyEngine {
+    /// The mute causes and duck levels the sessions' states ask for on a stream.
+    func desiredCauses(of stream: TrackedStream) -> (mutes: Set<MuteCause>, ducks: [DuckCause: Double]) {
+        guard let sessionID = stream.session, let session = sessions[sessionID] else { return ([], [:]) }
+        var mutes: Set<MuteCause> = []
+        var ducks: [DuckCause: Double] = [:]
+        let output = stream.info.id.direction == .output
+        for case .session(let interrupterID) in session.interrupters {
+            switch session.policy.whenInterrupted {
+            case .pause, .mix: mutes.insert(.interruption(interrupterID))
+            case .duck: if output { ducks[.interruption(interrupterID)] = session.policy.duckLevel }
+            }
+        }
+        if output && session.configuration.category.isSilencedBySilentModeAndLock {
+            if silentMode { mutes.insert(.silentMode) }
+            if screenLocked { mutes.insert(.screenLock) }
+        }
+        if output {
+            for duckerID in duckingSessions where duckerID != sessionID {
+                if let ducker = sessions[duckerID] { ducks[.ducker(duckerID)] = ducker.policy.duckLevel }
+            }
+        }
+        return (mutes, ducks)
+    }
+
+    mutating func refreshEffects(ofStreamsIn id: SessionID, fade: Duration, why: String) {
+        guard let streamIDs = sessions[id]?.streamIDs else { return }
+        for streamID in streamIDs.sorted() { refreshEffects(of: streamID, fade: fade, why: why) }
+    }
+
+    /// Brings a stream's causes up to date and moves its levels toward what they ask for.
+    mutating func refreshEffects(of id: StreamID, fade: Duration, why: String) {
+        guard var stream = streams[id] else { return }
+        let desired = desiredCauses(of: stream)
+        stream.overriddenMutes.formIntersection(desired.mutes)
+        stream.overriddenDucks.formIntersection(desired.ducks.keys)
+        stream.muteCauses = desired.mutes.subtracting(stream.overriddenMutes)
+        stream.duckCauses = desired.ducks.filter { !stream.overriddenDucks.contains($0.key) }
+        streams[id] = stream
+        reconcile(id, fade: fade, why: why)
+    }
+
+    /// Starts or adjusts ducking by `id`: while it is active with `duckOthers`, every other session's
+    /// output streams are lowered.
+    mutating func refreshDucking(by id: SessionID, fade: Duration) {
+        let ducks = sessions[id].map { $0.isActive && $0.configuration.options.contains(.duckOthers) } ?? false
+        guard ducks != duckingSessions.contains(id) else { return }
+        if ducks { duckingSessions.insert(id) } else { duckingSessions.remove(id) }
+        let why = ducks ? "ducked by \(id)" : "ducking by \(id) ended"
+        for streamID in streams.keys.sorted() where streamID.direction == .output {
+            guard let owner = streams[streamID]?.session, owner != id else { continue }
+            refreshEffects(of: streamID, fade: fade, why: why)
+        }
+    }
+
+    /// Silent mode or the lock changed: ambient and soloAmbient sessions' outputs follow.
+    mutating func refreshSilencedSessions() {
+        let why = "silent mode \(silentMode ? "on" : "off"), screen \(screenLocked ? "locked" : "unlocked")"
+        for id in sessions.keys.sorted() where sessions[id]?.configuration.category.isSilencedBySilentModeAndLock == true {
+            refreshEffects(ofStreamsIn: id, fade: .zero, why: why)
+        }
+    }
+
+    // MARK: Moving levels
+
+    /// Moves the stream's applied levels toward its target, with a fade where it helps, writing the
+    /// journal first and clearing it once everything is undone.
+    mutating func reconcile(_ id: StreamID, fade: Duration, why: String) {
+        guard var stream = streams[id] else { return }
+        let target = stream.target
+        if let running = stream.fade {
+            let finalLevels = StreamLevels(volume: running.muteThenSet ?? running.to, mute: running.muteThenSet != nil)
+            if finalLevels == target { return }  // already on its way there
+            stream.fade = nil
+        }
+        let current = stream.applied
+        if current == target {
+            streams[id] = stream
+            settleJournal(id)
+            return
+        }
+        writeJournal(&stream, applied: target)
+        let steps = fade > .zero && stream.info.id.direction == .output
+        if target.mute && !current.mute {
+            if steps && current.volume.level > 0 {
+                stream.fade = Fade(from: current.volume, to: current.volume.scaled(by: 0), start: now, duration: fade,
+                                   nextStep: now, muteThenSet: target.volume, why: why)
+            } else {
+                setMute(&stream, true, why: why)
+                if target.volume != current.volume { setVolume(&stream, target.volume, why: why) }
+            }
+        } else if !target.mute && current.mute {
+            if target.volume != current.volume { setVolume(&stream, target.volume, why: why) }
+            setMute(&stream, false, why: why)
+        } else if target.mute {
+            setVolume(&stream, target.volume, why: why)
+        } else if steps {
+            stream.fade = Fade(from: current.volume, to: target.volume, start: now, duration: fade, nextStep: now,
+                               muteThenSet: nil, why: why)
+        } else {
+            setVolume(&stream, target.volume, why: why)
+        }
+        streams[id] = stream
+        if stream.fade != nil { stepFade(id) }
+        settleJournal(id)
+    }
+
+    mutating func setMute(_ stream: inout TrackedStream, _ mute: Bool, why: String) {
+        stream.applied.mute = mute
+        stream.expectedMutes.append(mute)
+        stream.touched = true
+        emit(.setStreamMute(stream.info.id, mute, why: why))
+    }
+
+    mutating func setVolume(_ stream: inout TrackedStream, _ volume: ChannelVolumes, why: String) {
+        stream.applied.volume = volume
+        stream.expectedVolumes.append(volume)
+        stream.touched = true
+        emit(.setStreamVolume(stream.info.id, volume, why: why))
+    }
+
+    mutating func writeJournal(_ stream: inout TrackedStream, applied: StreamLevels) {
+        let entry = JournalEntry(stream: stream.info.id, restoreKey: stream.info.restoreKey, original: stream.user,
+                                 applied: applied)
+        guard stream.journaled != entry else { return }
+        stream.journaled = entry
+        emit(.journalWrite(entry))
+    }
+
+    /// Clears the journal entry of a stream that is back to the user's levels with nothing in force.
+    mutating func settleJournal(_ id: StreamID) {
+        guard let stream = streams[id], stream.journaled != nil, !stream.hasEffectInForce else { return }
+        streams[id]?.journaled = nil
+        emit(.journalClear(id))
+    }
+
+    mutating func stepFades() {
+        for id in streams.keys.sorted() {
+            if let fade = streams[id]?.fade, fade.nextStep <= now { stepFade(id) }
+        }
+    }
+
+    /// Emits the volume a fade has reached now, and finishes it when its time is up.
+    mutating func stepFade(_ id: StreamID) {
+        guard var stream = streams[id], var fade = stream.fade else { return }
+        let elapsed = now.since(fade.start)
+        let fraction = fade.duration > .zero ? min(1, elapsed / fade.duration) : 1
+        if fraction >= 1 {
+            stream.fade = nil
+            if stream.applied.volume != fade.to { setVolume(&stream, fade.to, why: fade.why) }
+            if let final = fade.muteThenSet {
+                setMute(&stream, true, why: fade.why)
+                if final != stream.applied.volume { setVolume(&stream, final, why: fade.why) }
+            }
+            streams[id] = stream
+            settleJournal(id)
+            return
+        }
+        let volume = fade.from.interpolated(to: fade.to, fraction: fraction)
+        if volume != stream.applied.volume { setVolume(&stream, volume, why: fade.why) }
+        fade.nextStep = now + settings.fadeStep
+        stream.fade = fade
+        streams[id] = stream
+    }
+
+    // MARK: What the server reports back
+
+    /// Takes a stream's reported levels: ours landing, stale, or the user's own change.
+    mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels) {
+        guard var stream = streams[id] else { return }
+        var userChanged = false
+        if let index = stream.expectedVolumes.firstIndex(of: reported.volume) {
+            stream.expectedVolumes.removeFirst(index + 1)
+        } else if reported.volume != stream.applied.volume
+            && !(reported.volume == stream.confirmed.volume && !stream.expectedVolumes.isEmpty)
+        {
+            stream.user.volume = reported.volume
+            stream.applied.volume = reported.volume
+            stream.expectedVolumes = []
+            stream.overriddenDucks.formUnion(stream.duckCauses.keys)
+            stream.duckCauses = [:]
+            if stream.fade?.muteThenSet == nil { stream.fade = nil }
+            userChanged = true
+        }
+        if let index = stream.expectedMutes.firstIndex(of: reported.mute) {
+            stream.expectedMutes.removeFirst(index + 1)
+        } else if reported.mute != stream.applied.mute
+            && !(reported.mute == stream.confirmed.mute && !stream.expectedMutes.isEmpty)
+        {
+            stream.user.mute = reported.mute
+            stream.applied.mute = reported.mute
+            stream.expectedMutes = []
+            if !reported.mute {
+                stream.overriddenMutes.formUnion(stream.muteCauses)
+                stream.muteCauses = []
+                stream.fade = nil
+            }
+            userChanged = true
+        }
+        stream.confirmed = reported
+        if userChanged, var entry = stream.journaled {
+            entry.original = stream.user
+            entry.applied = stream.target
+            stream.journaled = entry
+            emit(.journalWrite(entry))
+        }
+        streams[id] = stream
+        if userChanged { reconcile(id, fade: .zero, why: "the user changed the stream's levels") }
+        settleJournal(id)
+    }
+}

@@ -1,0 +1,309 @@
+import AudioSessionModel
+
+extension PolicyEngine {
+    // MARK: Devices
+
+    mutating func serverInfo(name: String, version: String, defaultOutput: String?, defaultInput: String?) {
+        serverName = name
+        serverVersion = version
+        let changed = defaultDeviceName[.output] != defaultOutput || defaultDeviceName[.input] != defaultInput
+        defaultDeviceName[.output] = defaultOutput
+        defaultDeviceName[.input] = defaultInput
+        if changed { reportAllRoutes(cause: .defaultChanged) }
+    }
+
+    mutating func deviceAppeared(_ info: DeviceInfo) {
+        if devices[info.id] != nil {
+            deviceChanged(info)
+            return
+        }
+        devices[info.id] = info
+        deviceByName[info.name] = info.id
+        portAppearedAt[info.uid] = now
+        emit(.record(.deviceAdded(info.id, info.portDescription)))
+        if let address = info.bluetoothAddress {
+            for id in sessions.keys where sessions[id]?.routeHold?.bluetoothAddress == address {
+                sessions[id]?.routeHold?.reappeared = true
+            }
+        }
+        reportAllRoutes(cause: .deviceAdded)
+    }
+
+    mutating func deviceChanged(_ info: DeviceInfo) {
+        guard let old = devices[info.id] else {
+            deviceAppeared(info)
+            return
+        }
+        devices[info.id] = info
+        if old.name != info.name {
+            deviceByName[old.name] = nil
+            deviceByName[info.name] = info.id
+        }
+        if old.uid != info.uid || old.ports != info.ports || old.properties != info.properties {
+            emit(.record(.deviceChanged(info.id, info.portDescription)))
+        }
+        for port in info.ports where port.availability == .yes {
+            if old.ports.first(where: { $0.name == port.name })?.availability != .yes {
+                portAppearedAt["\(info.name):\(port.name)"] = now
+            }
+        }
+        if info.id.direction == .input && old.mute != info.mute {
+            if info.mute {
+                for id in sessions.keys.sorted() { checkMicrophoneMuted(id) }
+            } else {
+                microphoneUnmuted(info.id)
+            }
+        }
+        if old.uid != info.uid {
+            let oldPortGone = old.activePort.map { name in
+                info.ports.first { $0.name == name }?.availability == .no
+            } ?? false
+            reportAllRoutes(cause: oldPortGone ? .portUnavailable : .deviceAdded)
+        } else if old.portDescription != info.portDescription || old.sampleRate != info.sampleRate {
+            reportAllRoutes(cause: .streamChange)
+        }
+    }
+
+    mutating func deviceVanished(_ id: DeviceID) {
+        guard let info = devices[id] else { return }  // a remove for a device never seen
+        devices[id] = nil
+        if deviceByName[info.name] == id { deviceByName[info.name] = nil }
+        emit(.record(.deviceRemoved(id, info.portDescription)))
+        for streamID in streams.keys where streams[streamID]?.info.device == id {
+            streams[streamID]?.deviceLost = true
+        }
+        if info.id.direction == .input { microphoneUnmuted(id) }
+        for sessionID in sessions.keys.sorted() where sessions[sessionID]?.kind == .policy {
+            pauseOnPersonalOutputLost(sessionID, removed: info)
+        }
+        reportAllRoutes(cause: .deviceRemoved(bluetoothAddress: info.bluetoothAddress), removed: info)
+    }
+
+    /// The privacy rule: a policy that asks for it pauses its player when its personal output vanishes.
+    mutating func pauseOnPersonalOutputLost(_ id: SessionID, removed: DeviceInfo) {
+        guard let session = sessions[id], session.policy.whenOutputRemoved == .pause, session.policy.usesMPRIS,
+            removed.id.direction == .output, removed.portDescription.portType.isPersonal,
+            session.reportedRoute.outputs.contains(where: { $0.uid == removed.uid }),
+            session.playingOutputs > 0
+        else { return }
+        emit(.pausePlayer(id, why: "its output \(removed.portDescription.portType.rawValue) '\(removed.description)' was removed"))
+    }
+
+    func device(named name: String?) -> DeviceInfo? {
+        name.flatMap { deviceByName[$0] }.flatMap { devices[$0] }
+    }
+
+    func device(withUID uid: String, _ direction: Direction) -> DeviceInfo? {
+        devices.values.first { $0.id.direction == direction && ($0.uid == uid || $0.name == uid) }
+    }
+
+    /// Where the server sends a stream whose device is gone: the default, else any other device.
+    func fallbackDevice(_ direction: Direction) -> DeviceID? {
+        if let device = device(named: defaultDeviceName[direction]) { return device.id }
+        return devices.values.filter { $0.id.direction == direction && !$0.isMonitor }.map(\.id).min()
+    }
+
+    /// The device a session's new streams should use, when it prefers one over the default.
+    func preferredDevice(of session: Session, _ direction: Direction) -> DeviceID? {
+        switch direction {
+        case .output:
+            guard session.outputOverride == .speaker || (session.configuration.options.contains(.defaultToSpeaker)
+                && device(named: defaultDeviceName[.output])?.portDescription.portType == .receiver)
+            else { return nil }
+            return devices.values.filter { $0.id.direction == .output && $0.portDescription.portType == .speaker }
+                .map(\.id).min()
+        case .input:
+            return session.preferredInput.flatMap { device(withUID: $0, .input) }?.id
+        }
+    }
+
+    mutating func moveToPreferredDevice(_ streamID: StreamID, why: String) {
+        guard let stream = streams[streamID], let sessionID = stream.session, let session = sessions[sessionID],
+            let target = preferredDevice(of: session, streamID.direction), stream.info.device != target
+        else { return }
+        emit(.moveStream(streamID, to: target, why: why))
+    }
+
+    mutating func moveStreamsToPreferredDevices(of id: SessionID, why: String) {
+        guard let session = sessions[id] else { return }
+        for streamID in session.streamIDs.sorted() {
+            if let target = preferredDevice(of: session, streamID.direction) {
+                if streams[streamID]?.info.device != target { emit(.moveStream(streamID, to: target, why: why)) }
+            } else if let fallback = device(named: defaultDeviceName[streamID.direction])?.id,
+                streams[streamID]?.info.device != fallback
+            {
+                emit(.moveStream(streamID, to: fallback, why: why))
+            }
+        }
+    }
+
+    // MARK: Routes
+
+    /// The devices a session uses in one direction: those of its streams, else the default (or its
+    /// preference) when the category uses that direction.
+    func routeDevices(of session: Session, _ direction: Direction) -> [DeviceID] {
+        var result: [DeviceID] = []
+        for streamID in session.streamIDs.sorted() where streamID.direction == direction {
+            guard let stream = streams[streamID] else { continue }
+            let device = stream.deviceLost || stream.info.device.map({ devices[$0] == nil }) ?? true
+                ? fallbackDevice(direction) : stream.info.device
+            if let device, !result.contains(device) { result.append(device) }
+        }
+        if result.isEmpty {
+            let uses = direction == .output
+                ? session.configuration.category.hasOutput : session.configuration.category.hasInput
+            if uses, let device = preferredDevice(of: session, direction) ?? fallbackDevice(direction) {
+                result.append(device)
+            }
+        }
+        return result
+    }
+
+    func computeRoute(_ session: Session) -> RouteDescription {
+        RouteDescription(
+            inputs: routeDevices(of: session, .input).compactMap { devices[$0]?.portDescription },
+            outputs: routeDevices(of: session, .output).compactMap { devices[$0]?.portDescription })
+    }
+
+    mutating func reportAllRoutes(cause: RouteCause, removed: DeviceInfo? = nil) {
+        for id in sessions.keys.sorted() { reportRoute(of: id, cause: cause, removed: removed) }
+    }
+
+    /// Compares a session's route with the one last reported and reports the change with its reason.
+    mutating func reportRoute(of id: SessionID, cause: RouteCause, removed: DeviceInfo? = nil) {
+        guard var session = sessions[id] else { return }
+        let route = computeRoute(session)
+        let previous = session.reportedRoute
+        if cause != .categoryChange && route == previous { return }
+        if session.routeHold != nil { return }  // reported once the Bluetooth window closes
+        if cause != .categoryChange, let settle = session.routeSettleUntil, now < settle,
+            session.settleCause == cause || cause == .streamChange || cause == .defaultChanged
+                || session.settleCause.map(Self.isRemoval) == true
+        {
+            session.reportedRoute = route
+            sessions[id] = session
+            return
+        }
+        var reason: RouteChangeReason
+        switch cause {
+        case .categoryChange: reason = .categoryChange
+        case .override: reason = .override
+        case .deviceRemoved(let address):
+            if let address, let removed, previous.outputs.contains(where: { $0.uid == removed.uid })
+                || previous.inputs.contains(where: { $0.uid == removed.uid })
+            {
+                session.routeHold = RouteHold(deadline: now + settings.bluetoothReappearanceWindow,
+                                              bluetoothAddress: address)
+                sessions[id] = session
+                return
+            }
+            reason = .oldDeviceUnavailable
+        case .portUnavailable: reason = .oldDeviceUnavailable
+        case .deviceAdded, .defaultChanged, .userMove, .streamChange, .wake:
+            reason = containsFreshPort(route, since: session.lastRouteReport) ? .newDeviceAvailable
+                : .routeConfigurationChange
+        }
+        if let end = wakeWindowEnd, now < end, cause != .categoryChange, cause != .override { reason = .wakeFromSleep }
+        if cause != .categoryChange && lacksRequiredDevice(route, session.configuration.category) {
+            reason = .noSuitableRouteForCategory
+        }
+        announce(&session, reason: reason, route: route, cause: cause)
+    }
+
+    private static func isRemoval(_ cause: RouteCause) -> Bool {
+        if case .deviceRemoved = cause { return true }
+        return cause == .portUnavailable
+    }
+
+    private mutating func announce(_ session: inout Session, reason: RouteChangeReason, route: RouteDescription,
+                                   cause: RouteCause) {
+        let previous = session.reportedRoute
+        session.reportedRoute = route
+        session.lastRouteReport = now
+        session.routeSettleUntil = now + settings.routeSettleWindow
+        session.settleCause = cause
+        sessions[session.id] = session
+        emit(.routeChange(session.id, reason, previous: previous, current: route))
+    }
+
+    /// The Bluetooth window closed: one report, a configuration change if the device came back.
+    mutating func endRouteHold(_ id: SessionID) {
+        guard var session = sessions[id], let hold = session.routeHold else { return }
+        session.routeHold = nil
+        let route = computeRoute(session)
+        guard route != session.reportedRoute else {
+            sessions[id] = session
+            return
+        }
+        var reason: RouteChangeReason = hold.reappeared ? .routeConfigurationChange : .oldDeviceUnavailable
+        if lacksRequiredDevice(route, session.configuration.category) { reason = .noSuitableRouteForCategory }
+        announce(&session, reason: reason, route: route, cause: .deviceRemoved(bluetoothAddress: hold.bluetoothAddress))
+    }
+
+    func containsFreshPort(_ route: RouteDescription, since: EngineTime) -> Bool {
+        (route.outputs + route.inputs).contains { port in
+            portAppearedAt[port.uid].map { $0 >= since } ?? false
+        }
+    }
+
+    func lacksRequiredDevice(_ route: RouteDescription, _ category: SessionCategory) -> Bool {
+        (category.hasOutput && route.outputs.isEmpty) || (category.hasInput && route.inputs.isEmpty)
+    }
+
+    // MARK: Sleep and server loss
+
+    mutating func wake() {
+        isAsleep = false
+        wakeWindowEnd = now + settings.wakeWindow
+        reportAllRoutes(cause: .wake)
+    }
+
+    /// The server went away: every session is told and becomes inactive; what was on the server is gone.
+    mutating func serverLost() {
+        guard isServerConnected else { return }
+        isServerConnected = false
+        emit(.record(.serverLost(server: serverName)))
+        for id in sessions.keys.sorted() {
+            sessions[id]?.isActive = false
+            sessions[id]?.interrupters = []
+            sessions[id]?.autoDeactivateAt = nil
+            sessions[id]?.routeHold = nil
+            sessions[id]?.profileSwitch = nil
+            emit(.mediaServicesLost(id))
+        }
+        duckingSessions = []
+        for id in streams.keys.sorted() {
+            guard let stream = streams[id] else { continue }
+            if stream.journaled != nil { emit(.journalClear(id)) }
+            if stream.touched, let key = stream.info.restoreKey {
+                emit(.rememberStreamLevels(restoreKey: key, stream.user,
+                                           why: "the server went away while the bridge had changed \(id)"))
+            }
+        }
+        streams = [:]
+        playingOutputCount = 0
+        for id in sessions.keys.sorted() {
+            sessions[id]?.streamIDs = []
+            sessions[id]?.playingOutputs = 0
+            sessions[id]?.runningStreams = 0
+        }
+        devices = [:]
+        deviceByName = [:]
+        cards = [:]
+        for id in sessions.keys.sorted() where sessions[id]?.kind == .policy { releaseSession(id) }
+        refreshSecondaryAudioHints()
+    }
+
+    /// The server is back and was read again: sessions are told to set themselves up again.
+    mutating func serverReset() {
+        isServerConnected = true
+        emit(.record(.serverReset(server: serverName)))
+        for id in sessions.keys.sorted() {
+            if let session = sessions[id] {
+                let route = computeRoute(session)
+                sessions[id]?.reportedRoute = route
+            }
+            emit(.mediaServicesReset(id))
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import AudioSessionModel
+
+extension PolicyEngine {
+    mutating func createExplicitSession(_ request: RequestID, _ info: SessionRequest) {
+        var policy = SessionPolicy.explicitDefault
+        if let name = info.policyName {
+            guard let named = policySet.policy(named: name) else {
+                emit(.reply(request, .failure(AudioSessionError(.badParam, "no policy named '\(name)' is loaded"))))
+                return
+            }
+            policy = named
+            policy.activation = .explicit
+        }
+        guard sessionByToken[info.token] == nil else {
+            emit(.reply(request, .failure(AudioSessionError(.badParam, "stream token already in use"))))
+            return
+        }
+        var session = newSession(kind: .explicit, appID: info.appID, policy: policy)
+        session.owner = info.owner
+        session.ownerPID = info.ownerPID
+        session.token = info.token
+        sessionByToken[info.token] = session.id
+        addSession(session)
+        emit(.reply(request, .success(.sessionCreated(session.id, token: info.token))))
+        adoptStreams(for: session.id)
+    }
+
+    mutating func newSession(kind: SessionKind, appID: String, policy: SessionPolicy) -> Session {
+        let id = SessionID(nextSessionNumber)
+        nextSessionNumber += 1
+        var session = Session(id: id, kind: kind, appID: appID, policy: policy)
+        session.lastRouteReport = now
+        return session
+    }
+
+    mutating func addSession(_ session: Session) {
+        var session = session
+        session.reportedRoute = computeRoute(session)
+        sessions[session.id] = session
+        emit(.sessionAdded(session.id))
+        emit(.record(.sessionCreated(session.id, app: session.appID, kind: session.kind, policy: session.policy.name)))
+        refreshSecondaryAudioHints()
+    }
+
+    /// Checks that `caller` owns the session; replies with the error when not.
+    mutating func ownedSession(_ request: RequestID, _ id: SessionID, _ caller: String) -> Session? {
+        guard let session = sessions[id] else {
+            emit(.reply(request, .failure(AudioSessionError(.expiredSession, "\(id) does not exist (released?)"))))
+            return nil
+        }
+        guard session.kind == .explicit, session.owner == caller else {
+            emit(.reply(request, .failure(AudioSessionError(
+                .accessDenied, "\(id) belongs to another connection; only its owner may change it"))))
+            return nil
+        }
+        return session
+    }
+
+    mutating func withOwnedSession(_ request: RequestID, _ id: SessionID, _ caller: String,
+                                   _ change: (inout Session) -> Void) {
+        guard var session = ownedSession(request, id, caller) else { return }
+        change(&session)
+        sessions[id] = session
+        emit(.reply(request, .success(.done)))
+    }
+
+    mutating func releaseRequested(_ request: RequestID?, _ id: SessionID, caller: String?) {
+        if let request, let caller {
+            guard ownedSession(request, id, caller) != nil else { return }
+            releaseSession(id)
+            emit(.reply(request, .success(.done)))
+        } else {
+            releaseSession(id)
+        }
+    }
+
+    mutating func ownerVanished(_ busName: String) {
+        for id in sessions(ownedBy: busName) { releaseSession(id) }
+    }
+
+    /// Ends a session: its activation ends (telling those it interrupted, as its policy says), its
+    /// streams leave it and every effect it caused is undone.
+    mutating func releaseSession(_ id: SessionID) {
+        guard let session = sessions[id] else { return }
+        if session.isActive {
+            deactivate(id, notifyOthers: session.kind == .policy && session.policy.notifiesOthersOnDeactivation)
+        }
+        endInterruptions(causedBy: id, shouldResume: false)
+        sessions[id]?.interrupters = []
+        if let token = session.token { sessionByToken[token] = nil }
+        if let key = session.appKey, policySessionByApp[key] == id { policySessionByApp[key] = nil }
+        let streamIDs = session.streamIDs
+        sessions[id] = nil
+        for streamID in streamIDs.sorted() {
+            streams[streamID]?.session = nil
+            refreshEffects(of: streamID, fade: .zero, why: "\(id) was released")
+        }
+        emit(.record(.sessionReleased(id, app: session.appID, kind: session.kind, policy: session.policy.name)))
+        emit(.sessionRemoved(id))
+        refreshSecondaryAudioHints()
+    }
+
+    mutating func setConfiguration(_ request: RequestID, _ id: SessionID, caller: String,
+                                   _ configuration: SessionConfiguration) {
+        guard var session = ownedSession(request, id, caller) else { return }
+        let before = session.configuration
+        session.configuration = configuration
+        sessions[id] = session
+        emit(.reply(request, .success(.done)))
+        emit(.record(.sessionCategory(id, app: session.appID, configuration)))
+        if before.options.contains(.duckOthers) != configuration.options.contains(.duckOthers) || before != configuration {
+            refreshDucking(by: id, fade: session.policy.duckFade)
+            refreshEffects(ofStreamsIn: id, fade: .zero, why: "category changed")
+        }
+        refreshSecondaryAudioHints()
+        // The category change is always reported, even when the devices stay the same.
+        reportRoute(of: id, cause: .categoryChange)
+    }
+
+    mutating func overrideOutput(_ request: RequestID, _ id: SessionID, _ caller: String, _ port: OutputOverride) {
+        guard var session = ownedSession(request, id, caller) else { return }
+        if port == .speaker && session.configuration.category != .playAndRecord {
+            emit(.reply(request, .failure(AudioSessionError(
+                .badParam, "overrideOutputAudioPort(speaker) needs category playAndRecord, not \(session.configuration.category)"))))
+            return
+        }
+        session.outputOverride = port
+        sessions[id] = session
+        emit(.reply(request, .success(.done)))
+        moveStreamsToPreferredDevices(of: id, why: "\(id) overrode its output to \(port.rawValue)")
+        reportRoute(of: id, cause: .override)
+    }
+
+    mutating func setPreferredInput(_ request: RequestID, _ id: SessionID, _ caller: String, _ uid: String) {
+        guard var session = ownedSession(request, id, caller) else { return }
+        if !uid.isEmpty && device(withUID: uid, .input) == nil {
+            emit(.reply(request, .failure(AudioSessionError(.badParam, "no input with uid '\(uid)'"))))
+            return
+        }
+        session.preferredInput = uid.isEmpty ? nil : uid
+        sessions[id] = session
+        emit(.reply(request, .success(.done)))
+        moveStreamsToPreferredDevices(of: id, why: "\(id) chose its preferred input")
+        reportRoute(of: id, cause: .override)
+    }
+}

@@ -1,0 +1,134 @@
+import AudioSessionModel
+
+extension PolicyEngine {
+    /// The explicit session a stream joins by token, then by the owner's process or an ancestor of the stream's.
+    func explicitSession(for info: StreamInfo) -> SessionID? {
+        if let token = info.token, let id = sessionByToken[token] { return id }
+        for pid in info.processChain {
+            if let match = sessions.values.filter({ $0.kind == .explicit && $0.ownerPID == pid }).min(by: { $0.id < $1.id }) {
+                return match.id
+            }
+        }
+        return nil
+    }
+
+    /// The session a new stream joins: explicit, else the policy session of its app (made if needed),
+    /// else none.
+    mutating func attribute(_ info: StreamInfo) -> SessionID? {
+        if let id = explicitSession(for: info) { return id }
+        guard let policy = policySet.policy(for: info.app, role: info.role) else { return nil }
+        let key = "\(policy.name):\(info.app.key)"
+        if let id = policySessionByApp[key], sessions[id] != nil { return id }
+        var session = newSession(kind: .policy, appID: info.app.key, policy: policy)
+        session.appKey = key
+        session.ownerPID = info.processChain.first
+        policySessionByApp[key] = session.id
+        addSession(session)
+        return session.id
+    }
+
+    mutating func streamAppeared(_ info: StreamInfo) {
+        if streams[info.id] != nil {
+            streamChanged(info)
+            return
+        }
+        let sessionID = attribute(info)
+        streams[info.id] = TrackedStream(info: info, session: sessionID)
+        if info.id.direction == .output && !info.corked { playingOutputCount += 1 }
+        emit(.record(.streamAdded(info.id, app: info.app.name, role: info.role, session: sessionID)))
+        guard let sessionID else { return }
+        join(info.id, sessionID)
+    }
+
+    /// Adds a tracked stream to a session: counts, effects, activation, placement and route.
+    mutating func join(_ streamID: StreamID, _ sessionID: SessionID) {
+        guard let stream = streams[streamID], sessions[sessionID] != nil else { return }
+        streams[streamID]?.session = sessionID
+        sessions[sessionID]?.streamIDs.insert(streamID)
+        if stream.isPlaying { count(stream, into: sessionID, by: 1) }
+        refreshEffects(of: streamID, fade: .zero, why: "joined \(sessionID)")
+        autoActivateIfNeeded(sessionID)
+        moveToPreferredDevice(streamID, why: "joined \(sessionID), which prefers another device")
+        reportRoute(of: sessionID, cause: .streamChange)
+    }
+
+    /// Streams that appeared before their explicit session was created join it now.
+    mutating func adoptStreams(for id: SessionID) {
+        for streamID in streams.keys.sorted() {
+            guard let stream = streams[streamID], explicitSession(for: stream.info) == id,
+                stream.session != id
+            else { continue }
+            if let previous = stream.session { leave(streamID, previous) }
+            join(streamID, id)
+        }
+    }
+
+    mutating func leave(_ streamID: StreamID, _ sessionID: SessionID) {
+        guard let stream = streams[streamID] else { return }
+        sessions[sessionID]?.streamIDs.remove(streamID)
+        if stream.isPlaying { count(stream, into: sessionID, by: -1) }
+        streams[streamID]?.session = nil
+    }
+
+    private mutating func count(_ stream: TrackedStream, into sessionID: SessionID, by delta: Int) {
+        sessions[sessionID]?.runningStreams += delta
+        if stream.info.id.direction == .output { sessions[sessionID]?.playingOutputs += delta }
+    }
+
+    mutating func streamChanged(_ info: StreamInfo) {
+        guard let old = streams[info.id] else {
+            streamAppeared(info)
+            return
+        }
+        streams[info.id]?.info = info
+        if old.info.corked != info.corked {
+            if info.id.direction == .output { playingOutputCount += info.corked ? -1 : 1 }
+            if let sessionID = old.session {
+                count(old, into: sessionID, by: info.corked ? -1 : 1)
+                autoActivateIfNeeded(sessionID)
+            }
+        }
+        absorbReportedLevels(info.id, info.levels)
+        if old.info.device != info.device, let sessionID = old.session {
+            let lost = old.deviceLost
+            streams[info.id]?.deviceLost = false
+            reportRoute(of: sessionID, cause: lost ? .deviceRemoved(bluetoothAddress: nil) : .userMove)
+        }
+    }
+
+    mutating func streamVanished(_ id: StreamID) {
+        guard let stream = streams[id] else { return }
+        if let sessionID = stream.session { leave(id, sessionID) }
+        if id.direction == .output && stream.isPlaying { playingOutputCount -= 1 }
+        streams[id] = nil
+        if stream.journaled != nil { emit(.journalClear(id)) }
+        if stream.touched, let key = stream.info.restoreKey {
+            emit(.rememberStreamLevels(restoreKey: key, stream.user,
+                                       why: "\(id) ended after the bridge changed it; the app's next stream starts as the user had it"))
+        }
+        emit(.record(.streamRemoved(id, app: stream.info.app.name, role: stream.info.role, session: stream.session)))
+        if let sessionID = stream.session {
+            autoActivateIfNeeded(sessionID)
+            if let session = sessions[sessionID], session.kind == .policy, session.streamIDs.isEmpty,
+                !session.isActive, session.autoDeactivateAt == nil
+            {
+                releaseSession(sessionID)
+            } else {
+                reportRoute(of: sessionID, cause: .streamChange)
+            }
+        }
+    }
+
+    /// A command failed, usually because its stream is gone: forget what was expected of it.
+    mutating func actionFailed(_ action: PolicyAction) {
+        switch action {
+        case .setStreamMute(let id, let mute, _):
+            if let index = streams[id]?.expectedMutes.firstIndex(of: mute) { streams[id]?.expectedMutes.remove(at: index) }
+        case .setStreamVolume(let id, let volume, _):
+            if let index = streams[id]?.expectedVolumes.firstIndex(of: volume) {
+                streams[id]?.expectedVolumes.remove(at: index)
+            }
+        default: break
+        }
+    }
+}

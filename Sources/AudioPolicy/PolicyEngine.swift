@@ -1,0 +1,179 @@
+import AudioSessionModel
+
+/// Tunable windows of the engine.
+public struct EngineSettings: Hashable, Sendable {
+    /// A Bluetooth device that vanishes and comes back within this window switched profile: one
+    /// configuration change, not an unplug.
+    public var bluetoothReappearanceWindow: Duration = .milliseconds(300)
+    /// After a route change is reported, follow-up changes of the same cause within this window
+    /// (streams landing on their new device one by one) update the route without another report.
+    public var routeSettleWindow: Duration = .milliseconds(150)
+    /// Route changes within this window after a wake are reported as `wakeFromSleep`.
+    public var wakeWindow: Duration = .seconds(2)
+    /// The interval between two volume steps of a fade.
+    public var fadeStep: Duration = .milliseconds(10)
+
+    public init() {}
+}
+
+/// The rules of DESIGN.md §2 as a pure state machine: events in, actions out. It does no I/O, reads
+/// no clock and logs nothing; every action carries its reason.
+public struct PolicyEngine: Sendable {
+    public var settings: EngineSettings
+
+    /// Every session, explicit and policy.
+    public internal(set) var sessions: [SessionID: Session] = [:]
+    /// Every sink and source the server reported.
+    public internal(set) var devices: [DeviceID: DeviceInfo] = [:]
+    /// Every card the server reported.
+    public internal(set) var cards: [UInt32: CardInfo] = [:]
+    /// The server's default sink and source names.
+    public internal(set) var defaultDeviceName: [Direction: String] = [:]
+    public internal(set) var serverName = ""
+    public internal(set) var serverVersion = ""
+    /// Whether the sound server is reachable.
+    public internal(set) var isServerConnected = true
+    /// The silent switch.
+    public internal(set) var silentMode = false
+    /// Whether the screen is locked, as last seen from the desktop.
+    public internal(set) var screenLocked = false
+    /// The policies in force.
+    public internal(set) var policySet = PolicySet()
+
+    var streams: [StreamID: TrackedStream] = [:]
+    var sessionByToken: [String: SessionID] = [:]
+    var policySessionByApp: [String: SessionID] = [:]
+    var deviceByName: [String: DeviceID] = [:]
+    /// Sessions that duck others now.
+    var duckingSessions: Set<SessionID> = []
+    /// When each route uid last appeared or became available.
+    var portAppearedAt: [String: EngineTime] = [:]
+    /// Output streams that are playing (uncorked), in any session or none.
+    var playingOutputCount = 0
+    var nextSessionNumber: UInt32 = 1
+    var activationCounter: UInt64 = 0
+    var isAsleep = false
+    var wakeWindowEnd: EngineTime?
+    var scheduledTick: EngineTime?
+    var now = EngineTime.zero
+    var emitted: [PolicyAction] = []
+
+    public init(settings: EngineSettings = EngineSettings(), policies: PolicySet = PolicySet()) {
+        self.settings = settings
+        self.policySet = policies
+    }
+
+    /// Handles one event that happened at `time` and returns what the shell must do, in order.
+    public mutating func handle(_ event: PolicyEvent, at time: EngineTime) -> [PolicyAction] {
+        now = max(now, time)
+        emitted = []
+        dispatch(event)
+        runDueTimers()
+        if let next = nextDeadline(), next != scheduledTick {
+            scheduledTick = next
+            emit(.scheduleTick(at: next))
+        } else if nextDeadline() == nil {
+            scheduledTick = nil
+        }
+        defer { emitted = [] }
+        return emitted
+    }
+
+    mutating func emit(_ action: PolicyAction) { emitted.append(action) }
+
+    private mutating func dispatch(_ event: PolicyEvent) {
+        switch event {
+        case .createSession(let request, let info): createExplicitSession(request, info)
+        case .releaseSession(let request, let id, let caller): releaseRequested(request, id, caller: caller)
+        case .ownerVanished(let busName): ownerVanished(busName)
+        case .setConfiguration(let request, let id, let caller, let configuration):
+            setConfiguration(request, id, caller: caller, configuration)
+        case .setActive(let request, let id, let caller, let active, let options):
+            setActive(request, id, caller: caller, active, options)
+        case .setPrefersNoInterruptionsFromSystemAlerts(let request, let id, let caller, let value):
+            withOwnedSession(request, id, caller) { $0.prefersNoInterruptionsFromSystemAlerts = value }
+        case .overrideOutput(let request, let id, let caller, let port): overrideOutput(request, id, caller, port)
+        case .setPreferredInput(let request, let id, let caller, let uid): setPreferredInput(request, id, caller, uid)
+        case .serverInfo(let name, let version, let output, let input):
+            serverInfo(name: name, version: version, defaultOutput: output, defaultInput: input)
+        case .deviceAppeared(let info): deviceAppeared(info)
+        case .deviceChanged(let info): deviceChanged(info)
+        case .deviceVanished(let id): deviceVanished(id)
+        case .cardAppeared(let card), .cardChanged(let card): cards[card.index] = card
+        case .cardVanished(let index): cards[index] = nil
+        case .streamAppeared(let info): streamAppeared(info)
+        case .streamChanged(let info): streamChanged(info)
+        case .streamVanished(let id): streamVanished(id)
+        case .actionFailed(let action, _): actionFailed(action)
+        case .serverLost: serverLost()
+        case .serverReset: serverReset()
+        case .silentMode(let on):
+            silentMode = on
+            refreshSilencedSessions()
+        case .screenLocked(let locked):
+            screenLocked = locked
+            refreshSilencedSessions()
+        case .sleep: isAsleep = true
+        case .wake: wake()
+        case .policiesLoaded(let set): policySet = set
+        case .tick: break
+        }
+    }
+
+    /// Runs the fades, windows and grace periods that are due.
+    private mutating func runDueTimers() {
+        stepFades()
+        for id in sessions.keys.sorted() {
+            guard let session = sessions[id] else { continue }
+            if let hold = session.routeHold, hold.deadline <= now { endRouteHold(id) }
+            if let at = session.autoDeactivateAt, at <= now { autoDeactivateDue(id) }
+        }
+    }
+
+    private func nextDeadline() -> EngineTime? {
+        var deadlines: [EngineTime] = streams.values.compactMap { $0.fade?.nextStep }
+        for session in sessions.values {
+            if let hold = session.routeHold { deadlines.append(hold.deadline) }
+            if let at = session.autoDeactivateAt { deadlines.append(at) }
+        }
+        return deadlines.min()
+    }
+
+    // MARK: Reading the state
+
+    /// The session a stream belongs to, if any.
+    public func session(of stream: StreamID) -> SessionID? { streams[stream]?.session }
+
+    /// The streams the engine knows, with the server's last report of each.
+    public var streamInfos: [StreamID: StreamInfo] { streams.mapValues(\.info) }
+
+    /// Whether the bridge has a mute or volume change in force on the stream (including one being undone).
+    public func hasEffect(on stream: StreamID) -> Bool { streams[stream]?.hasEffectInForce ?? false }
+
+    /// The streams with a mute or volume change in force: what the journal must hold.
+    public var streamsWithEffects: Set<StreamID> { Set(streams.filter { $0.value.hasEffectInForce }.keys) }
+
+    /// The levels the user chose for a stream, which the bridge restores.
+    public func userLevels(of stream: StreamID) -> StreamLevels? { streams[stream]?.user }
+
+    /// Whether another app is playing audio, as seen from this session.
+    public func isOtherAudioPlaying(for id: SessionID) -> Bool {
+        playingOutputCount - (sessions[id]?.playingOutputs ?? 0) > 0
+    }
+
+    /// The session's current route, computed from its streams and the defaults.
+    public func currentRoute(of id: SessionID) -> RouteDescription {
+        sessions[id].map(computeRoute) ?? .empty
+    }
+
+    /// The device the session's output (or input) uses first, for hardware values.
+    public func primaryDevice(of id: SessionID, _ direction: Direction) -> DeviceInfo? {
+        guard let session = sessions[id] else { return nil }
+        return routeDevices(of: session, direction).first.flatMap { devices[$0] }
+    }
+
+    /// The sessions of a bus connection.
+    public func sessions(ownedBy busName: String) -> [SessionID] {
+        sessions.values.filter { $0.owner == busName }.map(\.id).sorted()
+    }
+}

@@ -1,0 +1,71 @@
+import AudioSessionModel
+
+/// What an explicit session's creator asked for.
+public struct SessionRequest: Hashable, Sendable {
+    /// The caller's unique bus name: the only connection allowed to change the session.
+    public var owner: String
+    /// The process the session speaks for (the caller, or a child of it that it launched).
+    public var ownerPID: Int32?
+    public var appID: String
+    /// The stream token the shell generated; streams carrying it join the session.
+    public var token: String
+    /// The policy to start from, when the creator named one.
+    public var policyName: String?
+
+    public init(owner: String, ownerPID: Int32?, appID: String, token: String, policyName: String? = nil) {
+        self.owner = owner
+        self.ownerPID = ownerPID
+        self.appID = appID
+        self.token = token
+        self.policyName = policyName
+    }
+}
+
+/// Which output an app asked for (`AVAudioSession.PortOverride`).
+public enum OutputOverride: String, Hashable, Sendable, CaseIterable {
+    case none
+    case speaker
+}
+
+/// Everything that can happen to the engine. Each event arrives with the time it happened.
+public enum PolicyEvent: Hashable, Sendable {
+    // Sessions, from the bus.
+    case createSession(RequestID, SessionRequest)
+    case releaseSession(RequestID?, SessionID, caller: String?)
+    /// The owner's connection went away.
+    case ownerVanished(busName: String)
+    case setConfiguration(RequestID, SessionID, caller: String, SessionConfiguration)
+    case setActive(RequestID, SessionID, caller: String, Bool, SetActiveOptions)
+    case setPrefersNoInterruptionsFromSystemAlerts(RequestID, SessionID, caller: String, Bool)
+    case overrideOutput(RequestID, SessionID, caller: String, OutputOverride)
+    /// `""` clears the preference.
+    case setPreferredInput(RequestID, SessionID, caller: String, uid: String)
+
+    // The sound server.
+    case serverInfo(name: String, version: String, defaultOutput: String?, defaultInput: String?)
+    case deviceAppeared(DeviceInfo)
+    case deviceChanged(DeviceInfo)
+    case deviceVanished(DeviceID)
+    case cardAppeared(CardInfo)
+    case cardChanged(CardInfo)
+    case cardVanished(UInt32)
+    case streamAppeared(StreamInfo)
+    case streamChanged(StreamInfo)
+    case streamVanished(StreamID)
+    /// A command the engine asked for failed (the stream is gone, …).
+    case actionFailed(PolicyAction, AudioSessionError)
+    case serverLost
+    /// The server is back and everything was read again (after the appeared events).
+    case serverReset
+
+    // The desktop.
+    case silentMode(Bool)
+    case screenLocked(Bool)
+    case sleep
+    case wake
+
+    // Configuration and time.
+    case policiesLoaded(PolicySet)
+    /// Time passes: fades step on, windows close.
+    case tick
+}

@@ -1,0 +1,106 @@
+import AudioSessionModel
+
+/// Decides a device's port type from, in order: the server's port type, the Bluetooth profile,
+/// `device.form_factor`, `device.bus`, and the port and device names.
+public enum PortClassifier {
+    /// The port type of the device's active port.
+    public static func portType(of device: DeviceInfo) -> PortType {
+        let output = device.id.direction == .output
+        let port = device.activePortInfo
+        let names = [port?.name, port?.description, device.name, device.description]
+            .compactMap { $0?.lowercased() }
+        if let port, let type = fromServerType(port.serverType, output: output, names: names) { return type }
+        if let type = fromBluetooth(device.properties, output: output) { return type }
+        if let type = fromFormFactor(device.properties["device.form_factor"], output: output) { return type }
+        if let type = fromBus(device.properties["device.bus"], output: output, properties: device.properties) {
+            return type
+        }
+        return fromNames(names, output: output)
+    }
+
+    private static func contains(_ names: [String], _ needles: String...) -> Bool {
+        names.contains { name in needles.contains { name.contains($0) } }
+    }
+
+    private static func fromServerType(_ type: ServerPortType, output: Bool, names: [String]) -> PortType? {
+        switch type {
+        case .unknown: return nil
+        case .speaker: return output ? .speaker : nil
+        case .headphones: return output ? .headphones : .microphoneWired
+        case .headset: return output ? .headphones : .microphoneWired
+        case .handset, .earpiece, .phone: return output ? .receiver : .microphoneBuiltIn
+        case .mic:
+            return contains(names, "internal", "built-in", "builtin") ? .microphoneBuiltIn : .microphoneWired
+        case .line, .aux, .analog, .hifi, .radio, .video: return output ? .lineOut : .lineIn
+        case .spdif: return output ? .lineOut : .lineIn
+        case .hdmi, .tv:
+            if !output { return .lineIn }
+            return contains(names, "displayport", "display port", "-dp") ? .displayPort : .hdmiOutput
+        case .usb: return .usbAudio
+        case .bluetooth: return nil  // the profile decides, below
+        case .handsfree: return .bluetoothHFP
+        case .portable: return output ? .headphones : .microphoneWired
+        case .car: return .carAudio
+        case .network: return output ? .airPlay : .lineIn
+        }
+    }
+
+    private static func fromBluetooth(_ properties: [String: String], output: Bool) -> PortType? {
+        let isBluetooth = properties["device.bus"] == "bluetooth" || properties["device.api"] == "bluez5"
+            || properties["api.bluez5.address"] != nil
+        guard isBluetooth else { return nil }
+        let profile = (properties["api.bluez5.profile"] ?? properties["bluetooth.protocol"]
+            ?? properties["device.profile.name"] ?? "").lowercased()
+        if profile.contains("bap") || profile.contains("le-audio") || profile.contains("lc3") { return .bluetoothLE }
+        if profile.contains("headset") || profile.contains("handsfree") || profile.contains("hfp")
+            || profile.contains("hsp") || !output
+        {
+            return .bluetoothHFP
+        }
+        return .bluetoothA2DPOutput
+    }
+
+    private static func fromFormFactor(_ formFactor: String?, output: Bool) -> PortType? {
+        switch formFactor {
+        case "internal", "computer", "speaker": output ? .speaker : .microphoneBuiltIn
+        case "handset": output ? .receiver : .microphoneBuiltIn
+        case "headphone", "headset", "hands-free": output ? .headphones : .microphoneWired
+        case "microphone", "webcam": output ? nil : .microphoneWired
+        case "tv": output ? .hdmiOutput : .lineIn
+        case "car": .carAudio
+        case "hifi": output ? .lineOut : .lineIn
+        case "portable": output ? .headphones : .microphoneWired
+        default: nil
+        }
+    }
+
+    private static func fromBus(_ bus: String?, output: Bool, properties: [String: String]) -> PortType? {
+        switch bus {
+        case "usb": .usbAudio
+        case "bluetooth": output ? .bluetoothA2DPOutput : .bluetoothHFP
+        case "firewire", "pci", "isa": nil  // say nothing about the port: the names decide
+        case "network": output ? .airPlay : .lineIn
+        default: nil
+        }
+    }
+
+    private static func fromNames(_ names: [String], output: Bool) -> PortType {
+        if output {
+            if contains(names, "headphone", "headset") { return .headphones }
+            if contains(names, "displayport") { return .displayPort }
+            if contains(names, "hdmi") { return .hdmiOutput }
+            if contains(names, "raop", "airplay") { return .airPlay }
+            if contains(names, "lineout", "line-out", "line out", "iec958", "spdif") { return .lineOut }
+            if contains(names, "speaker") { return .speaker }
+            if contains(names, "null", "dummy", "virtual") { return .virtual }
+            if contains(names, "pci", "analog") { return .speaker }
+            return .virtual
+        }
+        if contains(names, "internal-mic", "internal mic", "built-in", "builtin") { return .microphoneBuiltIn }
+        if contains(names, "headset", "headphone") { return .microphoneWired }
+        if contains(names, "linein", "line-in", "line in", "line") { return .lineIn }
+        if contains(names, "mic") { return .microphoneWired }
+        if contains(names, "null", "dummy", "virtual") { return .virtual }
+        return .microphoneBuiltIn
+    }
+}

@@ -1,0 +1,103 @@
+import AudioSessionModel
+
+/// What interrupts a session.
+public enum Interrupter: Hashable, Sendable {
+    /// Another session that activated.
+    case session(SessionID)
+    /// The microphone the session records from was muted.
+    case microphoneMuted(DeviceID)
+}
+
+/// A route report held back while a Bluetooth device may be switching profile.
+struct RouteHold: Hashable, Sendable {
+    var deadline: EngineTime
+    var bluetoothAddress: String
+    var reappeared = false
+}
+
+/// One audio session as the engine sees it.
+public struct Session: Hashable, Sendable {
+    public let id: SessionID
+    public let kind: SessionKind
+    public var appID: String
+    /// The unique bus name of the owner (explicit sessions only).
+    public var owner: String?
+    public var ownerPID: Int32?
+    public var token: String?
+    /// For policy sessions: the app they govern (``AppIdentity/key``).
+    public var appKey: String?
+    public var policy: SessionPolicy
+    public var configuration: SessionConfiguration
+    public var isActive = false
+    public var interrupters: Set<Interrupter> = []
+    public var prefersNoInterruptionsFromSystemAlerts = false
+    public var outputOverride = OutputOverride.none
+    /// The uid of the preferred input, if any.
+    public var preferredInput: String?
+    /// The route last reported to the app.
+    public internal(set) var reportedRoute = RouteDescription.empty
+    /// Whether the app has been told to silence secondary audio.
+    public internal(set) var secondaryAudioShouldBeSilenced = false
+
+    var activationSerial: UInt64 = 0
+    var lastRouteReport = EngineTime.zero
+    var routeSettleUntil: EngineTime?
+    var settleCause: RouteCause?
+    var routeHold: RouteHold?
+    var wasPlayingWhenInterrupted = false
+    var pausedPlayer = false
+    var autoDeactivateAt: EngineTime?
+    /// A card profile switched for this session, and the profile to go back to.
+    var profileSwitch: ProfileSwitch?
+    var streamIDs: Set<StreamID> = []
+    /// Uncorked output streams.
+    var playingOutputs = 0
+    /// Uncorked streams of either direction.
+    var runningStreams = 0
+
+    struct ProfileSwitch: Hashable, Sendable {
+        var card: UInt32
+        var previous: String
+    }
+
+    init(id: SessionID, kind: SessionKind, appID: String, policy: SessionPolicy) {
+        self.id = id
+        self.kind = kind
+        self.appID = appID
+        self.policy = policy
+        self.configuration = policy.configuration
+    }
+
+    /// Whether the session is interrupted now.
+    public var isInterrupted: Bool { !interrupters.isEmpty }
+
+    /// The session's rank: calls above alerts above the policy's own priority.
+    public var rank: Int {
+        if configuration.isCall { return max(policy.priority, SessionPolicy.callPriority) }
+        if policy.isAlert { return max(policy.priority, SessionPolicy.alertPriority) }
+        return policy.priority
+    }
+
+    /// Whether the session mixes with other non-mixable sessions.
+    public var mixesWithOthers: Bool { configuration.mixesWithOthers }
+
+    /// Whether the session activates by itself when its streams play.
+    var activatesAutomatically: Bool { kind == .policy && policy.activation != .explicit }
+
+    /// Sessions that are silenced by secondary-audio hints count as primary audio when they are active,
+    /// do not mix and play output.
+    var isPrimaryAudio: Bool { isActive && !mixesWithOthers && configuration.category.hasOutput }
+}
+
+/// Why the engine is looking at routes again.
+enum RouteCause: Hashable, Sendable {
+    case deviceRemoved(bluetoothAddress: String?)
+    case portUnavailable
+    case deviceAdded
+    case categoryChange
+    case override
+    case userMove
+    case defaultChanged
+    case streamChange
+    case wake
+}

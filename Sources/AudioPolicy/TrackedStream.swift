@@ -1,0 +1,76 @@
+import AudioSessionModel
+
+/// Why the bridge mutes a stream.
+enum MuteCause: Hashable, Sendable {
+    case interruption(SessionID)
+    case silentMode
+    case screenLock
+}
+
+/// Why the bridge lowers a stream's volume.
+enum DuckCause: Hashable, Sendable {
+    /// Another session ducks others while it is active.
+    case ducker(SessionID)
+    /// An interruption whose victim's policy ducks instead of pausing.
+    case interruption(SessionID)
+}
+
+/// A volume ramp in progress, stepped by ticks.
+struct Fade: Hashable, Sendable {
+    var from: ChannelVolumes
+    var to: ChannelVolumes
+    var start: EngineTime
+    var duration: Duration
+    var nextStep: EngineTime
+    /// Mute at the end of the ramp, then set this volume (silently, under the mute).
+    var muteThenSet: ChannelVolumes?
+    var why: String
+}
+
+/// A stream and what the bridge does to it.
+struct TrackedStream: Hashable, Sendable {
+    var info: StreamInfo
+    var session: SessionID?
+    /// The levels the user chose: what the bridge restores.
+    var user: StreamLevels
+    /// The levels the bridge has asked for last (equal to `user` when it has asked for nothing).
+    var applied: StreamLevels
+    /// Levels asked for that the server has not reported back yet.
+    var expectedVolumes: [ChannelVolumes] = []
+    var expectedMutes: [Bool] = []
+    /// The last volume and mute the server reported.
+    var confirmed: StreamLevels
+    var fade: Fade?
+    var muteCauses: Set<MuteCause> = []
+    var duckCauses: [DuckCause: Double] = [:]
+    /// Causes the user overrode by changing the stream's levels: they stay off until they end.
+    var overriddenMutes: Set<MuteCause> = []
+    var overriddenDucks: Set<DuckCause> = []
+    /// Whether the bridge ever changed the stream (the server may remember what it saw).
+    var touched = false
+    /// The entry last written to the journal, if any.
+    var journaled: JournalEntry?
+    /// The stream's device went away; the server will move it.
+    var deviceLost = false
+
+    init(info: StreamInfo, session: SessionID?) {
+        self.info = info
+        self.session = session
+        user = info.levels
+        applied = info.levels
+        confirmed = info.levels
+    }
+
+    var isPlaying: Bool { !info.corked }
+
+    /// The levels the causes in force ask for.
+    var target: StreamLevels {
+        let factor = duckCauses.values.min() ?? 1
+        return StreamLevels(volume: factor < 1 ? user.volume.scaled(by: factor) : user.volume,
+                            mute: user.mute || !muteCauses.isEmpty)
+    }
+
+    var hasEffectInForce: Bool {
+        !muteCauses.isEmpty || !duckCauses.isEmpty || applied != user || fade != nil
+    }
+}

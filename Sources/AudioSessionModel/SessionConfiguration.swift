@@ -1,0 +1,58 @@
+/// A category, a mode and options that were checked against each other.
+public struct SessionConfiguration: Hashable, Sendable, CustomStringConvertible {
+    public let category: SessionCategory
+    public let mode: SessionMode
+    /// The options as given, plus those they or the mode imply.
+    public let options: CategoryOptions
+
+    /// What a session has before it sets anything: `soloAmbient`, `default`, no options.
+    public static let initial = SessionConfiguration(uncheckedCategory: .default, mode: .default, options: [])
+
+    /// Checks the combination. A mode the category does not allow is
+    /// ``ErrorCode/incompatibleCategory``; an option it does not allow is ``ErrorCode/badParam``,
+    /// naming the option and the category. Implied options are added: `duckOthers` and
+    /// `interruptSpokenAudioAndMixWithOthers` imply `mixWithOthers`; `voiceChat` implies
+    /// `allowBluetooth`; `videoChat` implies `allowBluetooth` and `defaultToSpeaker`.
+    public init(category: SessionCategory, mode: SessionMode = .default, options: CategoryOptions = [])
+        throws(AudioSessionError)
+    {
+        guard mode.allowedCategories.contains(category) else {
+            throw AudioSessionError(
+                .incompatibleCategory, "mode '\(mode)' cannot be used with category '\(category)'")
+        }
+        let refused = options.subtracting(category.allowedOptions)
+        if !refused.isEmpty {
+            throw AudioSessionError(
+                .badParam, "option '\(refused.names.first ?? "?")' is not allowed with category '\(category)'")
+        }
+        var all = options
+        if all.contains(.duckOthers) || all.contains(.interruptSpokenAudioAndMixWithOthers) {
+            all.insert(.mixWithOthers)
+        }
+        all.formUnion(mode.impliedOptions)
+        self.init(uncheckedCategory: category, mode: mode, options: all)
+    }
+
+    /// Parses and checks strings as they arrive on the bus or in a policy file.
+    public init(category: String, mode: String, options: [String]) throws(AudioSessionError) {
+        try self.init(
+            category: SessionCategory.parse(category), mode: SessionMode.parse(mode),
+            options: CategoryOptions.parse(options))
+    }
+
+    private init(uncheckedCategory category: SessionCategory, mode: SessionMode, options: CategoryOptions) {
+        self.category = category
+        self.mode = mode
+        self.options = options
+    }
+
+    /// Whether the session plays along with other non-mixable sessions instead of interrupting them.
+    public var mixesWithOthers: Bool {
+        category.alwaysMixes || options.contains(.mixWithOthers)
+    }
+
+    /// Whether the session is a call: the phone always wins.
+    public var isCall: Bool { category == .playAndRecord && mode.isCall }
+
+    public var description: String { "\(category)/\(mode)\(options.isEmpty ? "" : " " + options.description)" }
+}
