@@ -1,0 +1,69 @@
+# audiosession: build, test, run and install.
+#
+#   make run      build release and run audiosessiond (against a private server when there is none)
+#   make test     every test: unit tests of the engine and integration tests against real servers
+#   make demo     a scripted scene with the event log on screen
+#   make bench    the benchmarks
+#   make install  binaries, policies, units and the introspection XML into $(PREFIX)
+
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian packages, by what needs them.
+BUILD_PACKAGES := pkg-config libpulse-dev libdbus-1-dev
+RUN_PACKAGES := pulseaudio pulseaudio-utils dbus dbus-daemon
+TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd
+
+# Installs the named Debian packages that are missing, with sudo when not root.
+define ensure_packages
+	@missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
+.PHONY: all build release deps-build deps-run deps-test run test demo bench install clean
+
+all: build
+
+deps-build:
+	$(call ensure_packages,$(BUILD_PACKAGES))
+
+deps-run: deps-build
+	$(call ensure_packages,$(RUN_PACKAGES))
+
+deps-test: deps-run
+	$(call ensure_packages,$(TEST_PACKAGES))
+
+build: deps-build
+	$(SWIFT) build
+
+release: deps-build
+	$(SWIFT) build -c release
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+run: deps-run release
+	.build/release/audiosessiond
+
+demo: deps-run release
+	@echo "make demo: the scripted scene arrives with the event log (see README, Limits)"; exit 1
+
+bench: deps-test
+	@echo "make bench: the benchmarks arrive with their issue (see README, Limits)"; exit 1
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/audiosessiond .build/release/audiosessionctl $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf .build
