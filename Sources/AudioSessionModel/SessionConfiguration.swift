@@ -20,10 +20,11 @@ public struct SessionConfiguration: Hashable, Sendable, CustomStringConvertible 
             throw AudioSessionError(
                 .incompatibleCategory, "mode '\(mode)' cannot be used with category '\(category)'")
         }
-        let refused = options.subtracting(category.allowedOptions)
-        if !refused.isEmpty {
-            throw AudioSessionError(
-                .badParam, "option '\(refused.names.first ?? "?")' is not allowed with category '\(category)'")
+        let refused = CategoryOptions.named
+            .filter { options.isSuperset(of: $0.option) && !category.allowedOptions.isSuperset(of: $0.option) }
+            .max { $0.option.rawValue.nonzeroBitCount < $1.option.rawValue.nonzeroBitCount }
+        if let refused {
+            throw AudioSessionError(.badParam, "option '\(refused.name)' is not allowed with category '\(category)'")
         }
         var all = options
         if all.contains(.duckOthers) || all.contains(.interruptSpokenAudioAndMixWithOthers) {
