@@ -76,7 +76,7 @@ extension PolicyEngine {
         if !session.configuration.isCall,
             let call = sessions.values.first(where: { $0.isActive && $0.configuration.isCall && $0.id != id })
         {
-            interrupt(id, by: call.id)
+            interrupt(id, by: call.id, fade: .zero)
         }
         if session.configuration.options.contains(.duckOthers) { refreshDucking(by: id, fade: session.policy.duckFade) }
         switchToHandsFreeIfNeeded(id)
@@ -98,8 +98,9 @@ extension PolicyEngine {
         refreshSecondaryAudioHints()
     }
 
-    /// Interrupts `victimID` because `interrupterID` activated.
-    mutating func interrupt(_ victimID: SessionID, by interrupterID: SessionID) {
+    /// Interrupts `victimID` because `interrupterID` activated. Its streams fade out over its policy's
+    /// interruption fade, or `fade` when given (a stream that is just starting is muted at once).
+    mutating func interrupt(_ victimID: SessionID, by interrupterID: SessionID, fade: Duration? = nil) {
         guard var victim = sessions[victimID], let interrupter = sessions[interrupterID] else { return }
         let first = victim.interrupters.isEmpty
         if first { victim.wasPlayingWhenInterrupted = victim.playingOutputs > 0 }
@@ -119,7 +120,7 @@ extension PolicyEngine {
                 emit(.pausePlayer(victimID, why: "interrupted by \(interrupter.appID) (\(interrupterID))"))
             }
         }
-        refreshEffects(ofStreamsIn: victimID, fade: victim.policy.interruptionFade,
+        refreshEffects(ofStreamsIn: victimID, fade: fade ?? victim.policy.interruptionFade,
                        why: "interrupted by \(interrupter.appID) (\(interrupterID))")
     }
 
@@ -177,7 +178,7 @@ extension PolicyEngine {
             guard !session.isActive, !session.isInterrupted else { return }
             if case .failure = activate(id), let blocker = blocker(of: session) {
                 // A stream that starts while a higher-priority session is active starts interrupted.
-                interrupt(id, by: blocker.id)
+                interrupt(id, by: blocker.id, fade: .zero)
             }
         } else if session.isActive && session.autoDeactivateAt == nil {
             let grace = session.policy.activation == .perStream ? Duration.zero : session.policy.releaseGrace

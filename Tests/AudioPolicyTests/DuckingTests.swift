@@ -1,0 +1,169 @@
+@testable import AudioPolicy
+import AudioSessionModel
+import Testing
+
+/// duckOthers (DESIGN.md §2): lowering others with a fade and restoring the user's exact volume.
+@Suite("Ducking")
+struct DuckingTests {
+    static let userVolume: UInt32 = 0xC000
+
+    /// Music playing at the user's volume, and a navigation session that ducks it.
+    func musicAndNavigation() -> (Scene, music: SessionID, stream: StreamID, navigation: SessionID) {
+        var scene = Scene()
+        let music = scene.activeSession("music", .playback)
+        let stream = scene.startStream("music", in: music, volume: Self.userVolume)
+        let navigation = scene.createSession("navigation")
+        scene.setCategory(navigation, .playback, mode: .voicePrompt, options: .duckOthers)
+        return (scene, music, stream, navigation)
+    }
+
+    @Test("a ducking session lowers music to the duck level with a fade, and restores it exactly")
+    func duckAndRestoreExactly() {
+        var (scene, music, stream, navigation) = musicAndNavigation()
+        scene.setActive(navigation, true)
+        scene.advance(50)
+        let midway = scene.volume(stream)
+        #expect(midway < Self.userVolume && midway > Self.userVolume / 5, "the duck is a fade, not a jump")
+        scene.settle()
+        #expect(scene.volume(stream) == UInt32(Double(Self.userVolume) * 0.2))
+        #expect(scene.interruptionTypes(music).isEmpty, "ducking is not an interruption")
+        #expect(scene.journal[stream] != nil)
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.levels(stream) == StreamLevels(volume: ChannelVolumes(channels: 2, value: Self.userVolume), mute: false))
+        #expect(scene.journal.isEmpty)
+    }
+
+    @Test("a user's volume change during the duck is kept after the unduck")
+    func userChangeDuringDuckIsKept() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        scene.setActive(navigation, true)
+        scene.settle()
+        scene.userSetsVolume(stream, 0x8000)
+        scene.settle()
+        #expect(scene.volume(stream) == 0x8000, "the bridge does not fight the user")
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.volume(stream) == 0x8000)
+        #expect(scene.engine.userLevels(of: stream)?.volume.values == [0x8000, 0x8000])
+        #expect(scene.journal.isEmpty)
+    }
+
+    @Test("a user's change in the middle of a duck fade is kept too")
+    func userChangeDuringFade() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        scene.setActive(navigation, true)
+        scene.advance(30)
+        scene.userSetsVolume(stream, 0x9000)
+        scene.settle()
+        #expect(scene.volume(stream) == 0x9000)
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.volume(stream) == 0x9000)
+    }
+
+    @Test("late reports of the bridge's own steps are not mistaken for the user's")
+    func lateReportsAreOurs() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        scene.holdReports = true
+        scene.setActive(navigation, true)
+        scene.advance(100)
+        scene.deliverReports()
+        scene.settle()
+        scene.deliverReports()
+        #expect(scene.volume(stream) == UInt32(Double(Self.userVolume) * 0.2))
+        scene.setActive(navigation, false)
+        scene.settle()
+        scene.deliverReports()
+        #expect(scene.volume(stream) == Self.userVolume)
+        #expect(scene.engine.userLevels(of: stream)?.volume.values == [Self.userVolume, Self.userVolume])
+    }
+
+    @Test("two overlapping duckers: the lower level rules, and the volume comes back only when both end")
+    func overlappingDuckers() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        let assistant = scene.createSession("assistant")
+        scene.setCategory(assistant, .playback, options: .duckOthers)
+        scene.setActive(navigation, true)
+        scene.settle()
+        let ducked = scene.volume(stream)
+        scene.setActive(assistant, true)
+        scene.settle()
+        #expect(scene.volume(stream) == ducked)
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.volume(stream) == ducked, "still ducked by the assistant")
+        scene.setActive(assistant, false)
+        scene.settle()
+        #expect(scene.volume(stream) == Self.userVolume)
+        #expect(scene.journal.isEmpty)
+    }
+
+    @Test("interrupting an already ducked stream mutes it; each cause ends on its own")
+    func interruptDuckedStream() {
+        var (scene, music, stream, navigation) = musicAndNavigation()
+        scene.setActive(navigation, true)
+        scene.settle()
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        #expect(scene.isMuted(stream))
+        #expect(scene.interruptionTypes(music) == [.began])
+        scene.setActive(call, false, notify: true)
+        scene.settle()
+        #expect(!scene.isMuted(stream))
+        #expect(scene.volume(stream) == Self.userVolume, "the call interrupted navigation too, so nothing ducks")
+        scene.setActive(navigation, true)  // navigation resumes on shouldResume
+        scene.settle()
+        #expect(scene.volume(stream) < Self.userVolume, "navigation ducks again")
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.levels(stream) == StreamLevels(volume: ChannelVolumes(channels: 2, value: Self.userVolume), mute: false))
+        #expect(scene.journal.isEmpty)
+    }
+
+    @Test("a call arriving while a navigation prompt ducks music interrupts both, and each comes back")
+    func callWhileNavigationDucksMusic() {
+        var (scene, music, stream, navigation) = musicAndNavigation()
+        let prompt = scene.startStream("navigation", in: navigation)
+        scene.setActive(navigation, true)
+        scene.settle()
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        #expect(scene.interruptionTypes(music) == [.began])
+        #expect(scene.interruptionTypes(navigation) == [.began])
+        #expect(scene.isMuted(stream) && scene.isMuted(prompt))
+        // The interrupted navigation session no longer ducks: only the call holds the music down.
+        #expect(!scene.engine.duckingSessions.contains(navigation))
+        scene.setActive(call, false, notify: true)
+        scene.settle()
+        #expect(scene.interruptions(music).last?.shouldResume == true)
+        #expect(scene.interruptions(navigation).last?.shouldResume == true)
+        #expect(!scene.isMuted(stream) && scene.volume(stream) == Self.userVolume)
+        #expect(!scene.isMuted(prompt))
+        #expect(scene.journal.isEmpty)
+    }
+
+    @Test("a stream that starts while another session ducks starts ducked")
+    func newStreamStartsDucked() {
+        var (scene, music, _, navigation) = musicAndNavigation()
+        scene.setActive(navigation, true)
+        scene.settle()
+        let second = scene.startStream("music", in: music, volume: 0x10000)
+        #expect(scene.volume(second) == UInt32(Double(0x10000) * 0.2))
+    }
+
+    @Test("a policy that ducks when interrupted is lowered instead of muted")
+    func duckInsteadOfPause() {
+        var policies = Scene.policies
+        policies.append(SessionPolicy(name: "ducks", configuration: try! SessionConfiguration(category: .playback),
+                                      activation: .firstStream, whenInterrupted: .duck,
+                                      match: PolicyMatch(applicationNames: ["Radio"])))
+        var scene = Scene(policies: policies)
+        let stream = scene.startStream("Radio", volume: 0x10000)
+        let radio = scene.policySession(of: stream)
+        _ = scene.activeSession("recorder", .record)
+        scene.settle()
+        #expect(scene.interruptionTypes(radio) == [.began])
+        #expect(!scene.isMuted(stream) && scene.volume(stream) == 0x10000 / 5)
+    }
+}
