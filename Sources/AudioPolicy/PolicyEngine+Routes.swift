@@ -19,7 +19,7 @@ extension PolicyEngine {
         }
         devices[info.id] = info
         deviceByName[info.name] = info.id
-        portAppearedAt[info.uid] = now
+        portAppearedAt[info.uid] = eventSerial
         emit(.record(.deviceAdded(info.id, info.portDescription)))
         if let address = info.bluetoothAddress {
             for id in sessions.keys where sessions[id]?.routeHold?.bluetoothAddress == address {
@@ -44,7 +44,7 @@ extension PolicyEngine {
         }
         for port in info.ports where port.availability == .yes {
             if old.ports.first(where: { $0.name == port.name })?.availability != .yes {
-                portAppearedAt["\(info.name):\(port.name)"] = now
+                portAppearedAt["\(info.name):\(port.name)"] = eventSerial
             }
         }
         if info.id.direction == .input && old.mute != info.mute {
@@ -117,23 +117,27 @@ extension PolicyEngine {
         }
     }
 
-    mutating func moveToPreferredDevice(_ streamID: StreamID, why: String) {
-        guard let stream = streams[streamID], let sessionID = stream.session, let session = sessions[sessionID],
-            let target = preferredDevice(of: session, streamID.direction), stream.info.device != target
-        else { return }
-        emit(.moveStream(streamID, to: target, why: why))
+    /// Asks the server to move a stream, remembering the move so that its report is not taken for the user's.
+    mutating func move(_ streamID: StreamID, to device: DeviceID, cause: RouteCause, why: String) {
+        guard let stream = streams[streamID], stream.effectiveDevice != device else { return }
+        streams[streamID]?.expectedMove = TrackedStream.ExpectedMove(device: device, cause: cause)
+        emit(.moveStream(streamID, to: device, why: why))
     }
 
+    mutating func moveToPreferredDevice(_ streamID: StreamID, why: String) {
+        guard let stream = streams[streamID], let sessionID = stream.session, let session = sessions[sessionID],
+            let target = preferredDevice(of: session, streamID.direction)
+        else { return }
+        move(streamID, to: target, cause: .override, why: why)
+    }
+
+    /// Moves a session's streams where its preferences say, or back to the default when it has none.
     mutating func moveStreamsToPreferredDevices(of id: SessionID, why: String) {
         guard let session = sessions[id] else { return }
         for streamID in session.streamIDs.sorted() {
-            if let target = preferredDevice(of: session, streamID.direction) {
-                if streams[streamID]?.info.device != target { emit(.moveStream(streamID, to: target, why: why)) }
-            } else if let fallback = device(named: defaultDeviceName[streamID.direction])?.id,
-                streams[streamID]?.info.device != fallback
-            {
-                emit(.moveStream(streamID, to: fallback, why: why))
-            }
+            let target = preferredDevice(of: session, streamID.direction)
+                ?? device(named: defaultDeviceName[streamID.direction])?.id
+            if let target { move(streamID, to: target, cause: .override, why: why) }
         }
     }
 
@@ -145,8 +149,8 @@ extension PolicyEngine {
         var result: [DeviceID] = []
         for streamID in session.streamIDs.sorted() where streamID.direction == direction {
             guard let stream = streams[streamID] else { continue }
-            let device = stream.deviceLost || stream.info.device.map({ devices[$0] == nil }) ?? true
-                ? fallbackDevice(direction) : stream.info.device
+            let device = stream.deviceLost || stream.effectiveDevice.map({ devices[$0] == nil }) ?? true
+                ? fallbackDevice(direction) : stream.effectiveDevice
             if let device, !result.contains(device) { result.append(device) }
         }
         if result.isEmpty {
@@ -219,7 +223,7 @@ extension PolicyEngine {
                                    cause: RouteCause) {
         let previous = session.reportedRoute
         session.reportedRoute = route
-        session.lastRouteReport = now
+        session.lastRouteReport = eventSerial
         session.routeSettleUntil = now + settings.routeSettleWindow
         session.settleCause = cause
         sessions[session.id] = session
@@ -240,9 +244,10 @@ extension PolicyEngine {
         announce(&session, reason: reason, route: route, cause: .deviceRemoved(bluetoothAddress: hold.bluetoothAddress))
     }
 
-    func containsFreshPort(_ route: RouteDescription, since: EngineTime) -> Bool {
+    /// Whether the route holds a port that appeared after the session's last report.
+    func containsFreshPort(_ route: RouteDescription, since serial: UInt64) -> Bool {
         (route.outputs + route.inputs).contains { port in
-            portAppearedAt[port.uid].map { $0 >= since } ?? false
+            portAppearedAt[port.uid].map { $0 > serial } ?? false
         }
     }
 

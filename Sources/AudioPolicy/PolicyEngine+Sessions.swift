@@ -29,7 +29,7 @@ extension PolicyEngine {
         let id = SessionID(nextSessionNumber)
         nextSessionNumber += 1
         var session = Session(id: id, kind: kind, appID: appID, policy: policy)
-        session.lastRouteReport = now
+        session.lastRouteReport = eventSerial
         return session
     }
 

@@ -89,10 +89,15 @@ extension PolicyEngine {
             }
         }
         absorbReportedLevels(info.id, info.levels)
-        if old.info.device != info.device, let sessionID = old.session {
-            let lost = old.deviceLost
+        if old.info.device != info.device {
+            let expected = old.expectedMove
             streams[info.id]?.deviceLost = false
-            reportRoute(of: sessionID, cause: lost ? .deviceRemoved(bluetoothAddress: nil) : .userMove)
+            if expected?.device == info.device { streams[info.id]?.expectedMove = nil }
+            if let sessionID = old.session {
+                let cause: RouteCause = old.deviceLost ? .deviceRemoved(bluetoothAddress: nil)
+                    : expected?.device == info.device ? expected!.cause : .userMove
+                reportRoute(of: sessionID, cause: cause)
+            }
         }
     }
 

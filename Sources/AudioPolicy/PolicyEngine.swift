@@ -46,8 +46,10 @@ public struct PolicyEngine: Sendable {
     var deviceByName: [String: DeviceID] = [:]
     /// Sessions that duck others now.
     var duckingSessions: Set<SessionID> = []
-    /// When each route uid last appeared or became available.
-    var portAppearedAt: [String: EngineTime] = [:]
+    /// The number of events handled so far: orders appearances and reports within one instant.
+    var eventSerial: UInt64 = 0
+    /// The event serial at which each route uid last appeared or became available.
+    var portAppearedAt: [String: UInt64] = [:]
     /// Output streams that are playing (uncorked), in any session or none.
     var playingOutputCount = 0
     var nextSessionNumber: UInt32 = 1
@@ -66,6 +68,7 @@ public struct PolicyEngine: Sendable {
     /// Handles one event that happened at `time` and returns what the shell must do, in order.
     public mutating func handle(_ event: PolicyEvent, at time: EngineTime) -> [PolicyAction] {
         now = max(now, time)
+        eventSerial += 1
         emitted = []
         dispatch(event)
         runDueTimers()

@@ -40,7 +40,8 @@ public struct Session: Hashable, Sendable {
     public internal(set) var secondaryAudioShouldBeSilenced = false
 
     var activationSerial: UInt64 = 0
-    var lastRouteReport = EngineTime.zero
+    /// The event serial of the last route report (or of the session's creation).
+    var lastRouteReport: UInt64 = 0
     var routeSettleUntil: EngineTime?
     var settleCause: RouteCause?
     var routeHold: RouteHold?

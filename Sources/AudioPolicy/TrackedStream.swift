@@ -52,6 +52,16 @@ struct TrackedStream: Hashable, Sendable {
     var journaled: JournalEntry?
     /// The stream's device went away; the server will move it.
     var deviceLost = false
+    /// A move the bridge asked for and the server has not reported yet, with why.
+    var expectedMove: ExpectedMove?
+
+    struct ExpectedMove: Hashable, Sendable {
+        var device: DeviceID
+        var cause: RouteCause
+    }
+
+    /// Where the stream is, or is about to be after the bridge's own move.
+    var effectiveDevice: DeviceID? { expectedMove?.device ?? info.device }
 
     init(info: StreamInfo, session: SessionID?) {
         self.info = info
