@@ -9,7 +9,13 @@ public enum PortClassifier {
         let port = device.activePortInfo
         let names = [port?.name, port?.description, device.name, device.description]
             .compactMap { $0?.lowercased() }
-        if let port, let type = fromServerType(port.serverType, output: output, names: names) { return type }
+        if let port, let type = fromServerType(port.serverType, output: output, names: names) {
+            // ALSA names every HDMI/DP port "hdmi-output-N"; only a description that says DisplayPort
+            // and not HDMI tells them apart.
+            let label = port.description.lowercased()
+            if type == .hdmiOutput && label.contains("displayport") && !label.contains("hdmi") { return .displayPort }
+            return type
+        }
         if let type = fromBluetooth(device.properties, output: output) { return type }
         if let type = fromFormFactor(device.properties["device.form_factor"], output: output) { return type }
         if let type = fromBus(device.properties["device.bus"], output: output, properties: device.properties) {
@@ -33,9 +39,7 @@ public enum PortClassifier {
             return contains(names, "internal", "built-in", "builtin") ? .microphoneBuiltIn : .microphoneWired
         case .line, .aux, .analog, .hifi, .radio, .video: return output ? .lineOut : .lineIn
         case .spdif: return output ? .lineOut : .lineIn
-        case .hdmi, .tv:
-            if !output { return .lineIn }
-            return contains(names, "displayport", "display port", "-dp") ? .displayPort : .hdmiOutput
+        case .hdmi, .tv: return output ? .hdmiOutput : .lineIn
         case .usb: return .usbAudio
         case .bluetooth: return nil  // the profile decides, below
         case .handsfree: return .bluetoothHFP
