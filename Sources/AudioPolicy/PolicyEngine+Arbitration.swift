@@ -60,12 +60,17 @@ extension PolicyEngine {
         session.isActive = true
         session.activationSerial = activationCounter
         session.autoDeactivateAt = nil
-        // Taking the audio back ends this session's own interruptions by sessions: a `began` with no `ended`.
+        // Taking the audio back ends this session's interruptions by other sessions: it is told so,
+        // without shouldResume, since it resumed by itself.
+        let wasInterrupted = session.isInterrupted
         session.interrupters = session.interrupters.filter {
             if case .session = $0 { return false } else { return true }
         }
         session.pausedPlayer = false
         sessions[id] = session
+        if wasInterrupted && !session.isInterrupted {
+            emit(.interruption(id, .ended, reason: .default, options: [], interrupter: nil))
+        }
         emit(.record(.sessionActive(id, app: session.appID, active: true, error: nil)))
         refreshEffects(ofStreamsIn: id, fade: .zero, why: "\(id) activated")
 

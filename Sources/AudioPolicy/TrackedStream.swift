@@ -80,7 +80,6 @@ struct TrackedStream: Hashable, Sendable {
                             mute: user.mute || !muteCauses.isEmpty)
     }
 
-    var hasEffectInForce: Bool {
-        !muteCauses.isEmpty || !duckCauses.isEmpty || applied != user || fade != nil
-    }
+    /// Whether the bridge has the stream at other levels than the user's, or is moving it.
+    var hasEffectInForce: Bool { applied != user || fade != nil }
 }

@@ -33,15 +33,16 @@ struct InterruptionLifeCycleTests {
         #expect(scene.journal.isEmpty)
     }
 
-    @Test("a began with no ended: the app takes its audio back before the interrupter ends")
-    func beganWithoutEndedByReactivation() {
+    @Test("an app that takes its audio back during an interruption gets ended without shouldResume")
+    func reactivationEndsInterruption() {
         var scene = Scene()
         let app = scene.activeSession("app", .playback)
         let other = scene.activeSession("other", .playback)
         #expect(scene.interruptionTypes(app) == [.began])
         scene.setActive(app, true)  // the user pressed play in the app
+        #expect(scene.interruptions(app).last == .init(type: .ended, reason: .default, shouldResume: false, interrupter: nil))
         scene.setActive(other, false, notify: true)
-        #expect(scene.interruptionTypes(app) == [.began], "no ended for an interruption the app ended itself")
+        #expect(scene.interruptionTypes(app) == [.began, .ended], "nothing more when the other one ends")
         #expect(scene.interruptionTypes(other) == [.began])
     }
 

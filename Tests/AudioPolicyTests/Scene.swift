@@ -138,8 +138,10 @@ struct Scene {
 
     /// Creates an explicit session owned by `owner` and returns it.
     mutating func createSession(_ app: String, owner: String? = nil, pid: Int32? = nil) -> SessionID {
+        let token = "token-\(app)-\(nextIndex)"
+        nextIndex += 1
         let result = call {
-            .createSession($0, SessionRequest(owner: owner ?? ":1.\(app)", ownerPID: pid, appID: app, token: "token-\(app)"))
+            .createSession($0, SessionRequest(owner: owner ?? ":1.\(app)", ownerPID: pid, appID: app, token: token))
         }
         guard case .success(.sessionCreated(let id, _)) = result else { fatalError("createSession failed: \(result)") }
         return id
