@@ -117,6 +117,17 @@ extension PolicyEngine {
         reportRoute(of: id, cause: .categoryChange)
     }
 
+    mutating func setHint(_ request: RequestID, _ id: SessionID, _ caller: String, _ value: Double,
+                          in range: ClosedRange<Double>, name: String, _ store: (inout Session) -> Void) {
+        guard range.contains(value) else {
+            guard ownedSession(request, id, caller) != nil else { return }
+            emit(.reply(request, .failure(AudioSessionError(
+                .badParam, "preferred \(name) \(value) is out of range \(range.lowerBound)…\(range.upperBound)"))))
+            return
+        }
+        withOwnedSession(request, id, caller, store)
+    }
+
     mutating func overrideOutput(_ request: RequestID, _ id: SessionID, _ caller: String, _ port: OutputOverride) {
         guard var session = ownedSession(request, id, caller) else { return }
         if port == .speaker && session.configuration.category != .playAndRecord {

@@ -97,6 +97,14 @@ public struct PolicyEngine: Sendable {
             withOwnedSession(request, id, caller) { $0.prefersNoInterruptionsFromSystemAlerts = value }
         case .overrideOutput(let request, let id, let caller, let port): overrideOutput(request, id, caller, port)
         case .setPreferredInput(let request, let id, let caller, let uid): setPreferredInput(request, id, caller, uid)
+        case .setPreferredSampleRate(let request, let id, let caller, let hertz):
+            setHint(request, id, caller, hertz, in: HardwareHints.sampleRates, name: "sample rate") {
+                $0.preferredSampleRate = hertz
+            }
+        case .setPreferredIOBufferDuration(let request, let id, let caller, let seconds):
+            setHint(request, id, caller, seconds, in: HardwareHints.ioBufferDurations, name: "IO buffer duration") {
+                $0.preferredIOBufferDuration = seconds
+            }
         case .serverInfo(let name, let version, let output, let input):
             serverInfo(name: name, version: version, defaultOutput: output, defaultInput: input)
         case .deviceAppeared(let info): deviceAppeared(info)
@@ -173,6 +181,18 @@ public struct PolicyEngine: Sendable {
     public func primaryDevice(of id: SessionID, _ direction: Direction) -> DeviceInfo? {
         guard let session = sessions[id] else { return nil }
         return routeDevices(of: session, direction).first.flatMap { devices[$0] }
+    }
+
+    /// The hardware values a session reports: the actual ones of its route's devices.
+    public func hardwareValues(of id: SessionID) -> HardwareValues {
+        let output = primaryDevice(of: id, .output)
+        let input = primaryDevice(of: id, .input)
+        return HardwareValues(
+            sampleRate: (output ?? input)?.sampleRate ?? 0,
+            outputLatency: output?.latency ?? 0, inputLatency: input?.latency ?? 0,
+            ioBufferDuration: (output ?? input)?.latency ?? 0,
+            outputVolume: output.map { $0.mute ? 0 : min(1, $0.volume.level) } ?? 0,
+            outputChannels: output?.channels.count ?? 0, inputChannels: input?.channels.count ?? 0)
     }
 
     /// The sessions of a bus connection.

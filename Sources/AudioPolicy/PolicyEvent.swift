@@ -40,6 +40,10 @@ public enum PolicyEvent: Hashable, Sendable {
     case overrideOutput(RequestID, SessionID, caller: String, OutputOverride)
     /// `""` clears the preference.
     case setPreferredInput(RequestID, SessionID, caller: String, uid: String)
+    /// A hint, in hertz: stored and reported; the actual rate is the device's.
+    case setPreferredSampleRate(RequestID, SessionID, caller: String, Double)
+    /// A hint, in seconds: stored and reported; the actual duration is the device's latency.
+    case setPreferredIOBufferDuration(RequestID, SessionID, caller: String, Double)
 
     // The sound server.
     case serverInfo(name: String, version: String, defaultOutput: String?, defaultInput: String?)

@@ -34,6 +34,10 @@ public struct Session: Hashable, Sendable {
     public var outputOverride = OutputOverride.none
     /// The uid of the preferred input, if any.
     public var preferredInput: String?
+    /// The preferred sample rate in hertz (0: none), a hint.
+    public var preferredSampleRate: Double = 0
+    /// The preferred IO buffer duration in seconds (0: none), a hint.
+    public var preferredIOBufferDuration: Double = 0
     /// The route last reported to the app.
     public internal(set) var reportedRoute = RouteDescription.empty
     /// Whether the app has been told to silence secondary audio.

@@ -315,3 +315,32 @@ struct RouteTests {
         #expect(scene.engine.devices.count == 2)
     }
 }
+
+/// Hardware values and the preferred values that are only hints.
+@Suite("Hardware values")
+struct HardwareValueTests {
+    @Test("actual values come from the route's devices; preferred ones are stored hints")
+    func hardwareValuesAndHints() {
+        var scene = Scene()
+        let surround = DeviceInfo(id: DeviceID(.output, 70), name: "surround", description: "Surround",
+                                  properties: ["device.form_factor": "speaker"],
+                                  channels: ["front-left", "front-right", "rear-left", "rear-right", "front-center", "lfe"],
+                                  sampleRate: 44100, latency: 0.02, volume: ChannelVolumes(channels: 6, value: 0x8000))
+        scene.addDevice(surround)
+        scene.setDefault(.output, "surround", moveStreams: false)
+        let app = scene.createSession("app")
+        scene.setCategory(app, .playAndRecord)
+        let owner = scene.owner(of: app)
+        #expect(scene.error(scene.call { .setPreferredSampleRate($0, app, caller: owner, 96000) }) == nil)
+        #expect(scene.error(scene.call { .setPreferredIOBufferDuration($0, app, caller: owner, 0.005) }) == nil)
+        #expect(scene.error(scene.call { .setPreferredSampleRate($0, app, caller: owner, -1) }) == .badParam)
+        #expect(scene.error(scene.call { .setPreferredIOBufferDuration($0, app, caller: ":1.other", 0.01) }) == .accessDenied)
+        #expect(scene.engine.sessions[app]?.preferredSampleRate == 96000)
+        #expect(scene.engine.sessions[app]?.preferredIOBufferDuration == 0.005)
+        let values = scene.engine.hardwareValues(of: app)
+        #expect(values.sampleRate == 44100, "the actual rate is the device's, not the hint")
+        #expect(values.outputChannels == 6 && values.inputChannels == 1)
+        #expect(values.outputLatency == 0.02)
+        #expect(values.outputVolume == 0.5)
+    }
+}
