@@ -1,0 +1,68 @@
+import AudioPolicy
+import AudioSessionModel
+import Glibc
+import PulseAudioClient
+
+/// The heart of the shell: the engine, the server adapter and the engine's timer on one loop.
+/// Events from the server (and, later, the bus and the desktop) go into the engine; the engine's
+/// actions go out to the server and to whoever observes them. Use it on the loop thread.
+public final class BridgeCore: @unchecked Sendable {
+    /// The bridge's version, as the manager's `Version` property reports it.
+    public static let version = "0.1.0"
+
+    public let loop: PulseLoop
+    public let adapter: ServerAdapter
+    public private(set) var engine: PolicyEngine
+    /// Sees every event the engine handles, before it is handled (for the event log and tests).
+    public var eventObserver: (PolicyEvent) -> Void = { _ in }
+    /// Sees every action the engine returns, after the server's share was executed.
+    public var actionObserver: (PolicyAction) -> Void = { _ in }
+    private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
+
+    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine()) {
+        self.loop = loop
+        self.engine = engine
+        adapter = ServerAdapter(loop: loop, server: server)
+        adapter.onEvent = { [unowned self] event in self.send(event) }
+    }
+
+    /// Connects to the server; on the loop thread.
+    public func start() { adapter.start() }
+
+    /// Disconnects; on the loop thread.
+    public func stop() {
+        tickTimer.cancelForever()
+        adapter.stop()
+    }
+
+    /// The time on the monotonic clock, as the engine counts it.
+    public static func now() -> EngineTime {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return EngineTime(nanoseconds: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
+    }
+
+    private var queued: [PolicyEvent] = []
+    private var handling = false
+
+    /// Hands one event to the engine and carries out its actions; on the loop thread. An event that
+    /// arrives while another is being handled (a command that fails at once) waits its turn.
+    public func send(_ event: PolicyEvent) {
+        queued.append(event)
+        guard !handling else { return }
+        handling = true
+        defer { handling = false }
+        while !queued.isEmpty {
+            let next = queued.removeFirst()
+            eventObserver(next)
+            let now = Self.now()
+            for action in engine.handle(next, at: now) {
+                if case .scheduleTick(let at) = action {
+                    tickTimer.arm(after: at.since(now))
+                }
+                adapter.execute(action)
+                actionObserver(action)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Glibc
+
+/// Reads a process's ancestors from `/proc`, for attributing streams to the session of a parent.
+enum ProcessAncestry {
+    /// `pid` followed by its ancestors, nearest first, up to (not including) pid 1.
+    static func chain(of pid: Int32) -> [Int32] {
+        var chain: [Int32] = []
+        var current = pid
+        while current > 1 && chain.count < 64 && !chain.contains(current) {
+            chain.append(current)
+            guard let parent = parentID(of: current) else { break }
+            current = parent
+        }
+        return chain
+    }
+
+    /// The parent id from `/proc/PID/stat` (the field after the parenthesised command name).
+    static func parentID(of pid: Int32) -> Int32? {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let line = String(cString: buffer)
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+}

@@ -1,0 +1,342 @@
+import AudioPolicy
+import AudioSessionModel
+import PulseAudioClient
+
+/// The bridge's eyes and hands on the sound server. It keeps a ``ServerCache``, turns subscription
+/// events into engine events, executes the engine's server commands and reports their failures, and
+/// reconnects with back-off when the server goes away (a dead context is discarded, never reused).
+/// Everything runs on the loop thread.
+public final class ServerAdapter: @unchecked Sendable {
+    public let loop: PulseLoop
+    /// The server address (`unix:/path`), or nil for libpulse's default.
+    public let server: String?
+    /// The server's objects as last seen.
+    public private(set) var cache = ServerCache()
+    /// Receives engine events, on the loop thread.
+    public var onEvent: (PolicyEvent) -> Void = { _ in }
+    /// Whether a context is connected and read.
+    public private(set) var isConnected = false
+
+    private var context: PulseContext?
+    private lazy var reconnectTimer = PulseTimer(loop: loop) { [unowned self] in self.connect() }
+    private var backoff = ServerAdapter.firstBackoff
+    private var lostAnnounced = false
+    private var stopped = false
+    /// Orders queries and removals so that a late answer never resurrects a removed object.
+    private var serial: UInt64 = 0
+    private var removedAt: [PulseFacility: [UInt32: UInt64]] = [:]
+
+    static let firstBackoff = Duration.milliseconds(100)
+    static let maximumBackoff = Duration.seconds(2)
+
+    public init(loop: PulseLoop, server: String?) {
+        self.loop = loop
+        self.server = server
+    }
+
+    /// Connects now; on the loop thread.
+    public func start() {
+        stopped = false
+        connect()
+    }
+
+    /// Disconnects and stops reconnecting; on the loop thread.
+    public func stop() {
+        stopped = true
+        reconnectTimer.disarm()
+        context?.disconnect()
+        context = nil
+        isConnected = false
+    }
+
+    private func connect() {
+        guard !stopped, context == nil else { return }
+        do {
+            let context = try PulseContext(loop: loop, name: "audiosessiond",
+                                           properties: ["application.id": "io.github.audiosession.Bridge1"])
+            self.context = context
+            context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
+            context.onChange = { [unowned self] change in self.changed(change) }
+            try context.connect(server: server)
+        } catch {
+            connectionFailed()
+        }
+    }
+
+    private func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
+        guard context === self.context else { return }
+        switch state {
+        case .ready:
+            context.subscribe { [unowned self] result in
+                if case .failure = result { self.connectionFailed() } else { self.readEverything() }
+            }
+        case .failed, .terminated: connectionFailed()
+        default: break
+        }
+    }
+
+    /// The context is dead: tell the engine once, discard the context, and try again later.
+    private func connectionFailed() {
+        if let dead = context {
+            dead.disconnect()
+            context = nil
+            loop.perform { _ = dead }  // released after the callback that reported the failure has returned
+        }
+        let wasConnected = isConnected
+        isConnected = false
+        cache = ServerCache()
+        removedAt = [:]
+        if wasConnected || !lostAnnounced {
+            lostAnnounced = true
+            onEvent(.serverLost)
+        }
+        guard !stopped else { return }
+        reconnectTimer.arm(after: backoff)
+        backoff = min(backoff * 2, Self.maximumBackoff)
+    }
+
+    /// After (re)connecting: reads every object, feeds it to the engine, then announces the reset.
+    private func readEverything() {
+        guard let context else { return }
+        let started = nextSerial()
+        let group = CompletionGroup { [unowned self] failed in
+            guard context === self.context else { return }
+            if failed { return self.connectionFailed() }
+            self.isConnected = true
+            self.backoff = Self.firstBackoff
+            if self.lostAnnounced {
+                self.lostAnnounced = false
+                self.onEvent(.serverReset)
+            }
+        }
+        context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in self.serverInfoArrived(info) })
+        context.sinks(group.track { [unowned self] (items: [PulseDevice]) in
+            items.forEach { self.deviceArrived($0, askedAt: started) }
+        })
+        context.sources(group.track { [unowned self] (items: [PulseDevice]) in
+            items.forEach { self.deviceArrived($0, askedAt: started) }
+        })
+        context.cards(group.track { [unowned self] (items: [PulseCard]) in
+            items.forEach { self.cardArrived($0, askedAt: started) }
+        })
+        context.clients(group.track { [unowned self] (items: [PulseClientInfo]) in
+            items.forEach { self.clientArrived($0, askedAt: started) }
+        })
+        context.sinkInputs(group.track { [unowned self] (items: [PulseStream]) in
+            items.forEach { self.streamArrived($0, askedAt: started) }
+        })
+        context.sourceOutputs(group.track { [unowned self] (items: [PulseStream]) in
+            items.forEach { self.streamArrived($0, askedAt: started) }
+        })
+        group.seal()
+    }
+
+    private func nextSerial() -> UInt64 {
+        serial += 1
+        return serial
+    }
+
+    /// Whether the object was removed after the query that returned it was sent.
+    private func isStale(_ facility: PulseFacility, _ index: UInt32, askedAt: UInt64) -> Bool {
+        (removedAt[facility]?[index] ?? 0) > askedAt
+    }
+
+    // MARK: Subscription events
+
+    private func changed(_ change: PulseChange) {
+        guard let context, context.state == .ready else { return }
+        let asked = nextSerial()
+        if change.kind == .remove {
+            removedAt[change.facility, default: [:]][change.index] = asked
+            removed(change.facility, change.index)
+            return
+        }
+        switch change.facility {
+        case .server:
+            context.serverInfo { [unowned self] in if case .success(let info) = $0 { self.serverInfoArrived(info) } }
+        case .sink:
+            context.sink(change.index) { [unowned self] in
+                if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
+            }
+        case .source:
+            context.source(change.index) { [unowned self] in
+                if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
+            }
+        case .sinkInput:
+            context.sinkInput(change.index) { [unowned self] in
+                if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
+            }
+        case .sourceOutput:
+            context.sourceOutput(change.index) { [unowned self] in
+                if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
+            }
+        case .card:
+            context.card(change.index) { [unowned self] in
+                if case .success(let card?) = $0 { self.cardArrived(card, askedAt: asked) }
+            }
+        case .client:
+            context.client(change.index) { [unowned self] in
+                if case .success(let client?) = $0 { self.clientArrived(client, askedAt: asked) }
+            }
+        }
+    }
+
+    private func removed(_ facility: PulseFacility, _ index: UInt32) {
+        let known = cache.remove(facility, index)
+        guard known else { return }  // a remove for an object never seen is ignored
+        switch facility {
+        case .sink: onEvent(.deviceVanished(DeviceID(.output, index)))
+        case .source: onEvent(.deviceVanished(DeviceID(.input, index)))
+        case .sinkInput: onEvent(.streamVanished(StreamID(.output, index)))
+        case .sourceOutput: onEvent(.streamVanished(StreamID(.input, index)))
+        case .card: onEvent(.cardVanished(index))
+        case .client, .server: break
+        }
+    }
+
+    private func serverInfoArrived(_ info: PulseServerInfo) {
+        let changed = cache.server != info
+        cache.server = info
+        if changed {
+            onEvent(.serverInfo(name: info.name, version: info.version, defaultOutput: info.defaultSinkName,
+                                defaultInput: info.defaultSourceName))
+        }
+    }
+
+    private func deviceArrived(_ device: PulseDevice, askedAt: UInt64) {
+        let facility: PulseFacility = device.isSink ? .sink : .source
+        guard !isStale(facility, device.index, askedAt: askedAt) else { return }
+        let previous = device.isSink ? cache.sinks[device.index] : cache.sources[device.index]
+        if device.isSink { cache.sinks[device.index] = device } else { cache.sources[device.index] = device }
+        guard previous != device else { return }
+        let info = ServerTranslation.device(device)
+        onEvent(previous == nil ? .deviceAppeared(info) : .deviceChanged(info))
+    }
+
+    private func cardArrived(_ card: PulseCard, askedAt: UInt64) {
+        guard !isStale(.card, card.index, askedAt: askedAt) else { return }
+        let previous = cache.cards[card.index]
+        cache.cards[card.index] = card
+        guard previous != card else { return }
+        onEvent(previous == nil ? .cardAppeared(ServerTranslation.card(card)) : .cardChanged(ServerTranslation.card(card)))
+    }
+
+    private func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
+        guard !isStale(.client, client.index, askedAt: askedAt) else { return }
+        cache.clients[client.index] = client
+    }
+
+    private func streamArrived(_ stream: PulseStream, askedAt: UInt64) {
+        let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
+        guard !isStale(facility, stream.index, askedAt: askedAt) else { return }
+        let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]
+        if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
+        // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
+        guard previous != stream, stream.client != nil else { return }
+        let chain = ServerTranslation.processID(stream.properties).map(ProcessAncestry.chain) ?? []
+        let info = ServerTranslation.stream(stream, processChain: chain)
+        onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
+    }
+
+    // MARK: Commands
+
+    /// Executes an engine action that concerns the server; others are ignored. A failure is reported
+    /// back to the engine as ``PolicyEvent/actionFailed(_:_:)``.
+    public func execute(_ action: PolicyAction) {
+        guard let context, isConnected else {
+            if isServerCommand(action) { report(action, PulseError(code: 1, operation: "no connection to the server")) }
+            return
+        }
+        let done: PulseContext.Completion = { [unowned self] result in
+            if case .failure(let error) = result { self.report(action, error) }
+        }
+        switch action {
+        case .setStreamMute(let id, let mute, _):
+            if id.direction == .output { context.setSinkInputMute(id.index, mute, done) }
+            else { context.setSourceOutputMute(id.index, mute, done) }
+        case .setStreamVolume(let id, let volume, _):
+            if id.direction == .output { context.setSinkInputVolume(id.index, volume.values, done) }
+            else { context.setSourceOutputVolume(id.index, volume.values, done) }
+        case .moveStream(let id, let device, _):
+            if id.direction == .output { context.moveSinkInput(id.index, toSink: device.index, done) }
+            else { context.moveSourceOutput(id.index, toSource: device.index, done) }
+        case .setCardProfile(let card, let profile, _):
+            context.setCardProfile(card, profile, done)
+        case .rememberStreamLevels(let key, let levels, _):
+            remember(key, levels, context: context, done)
+        default:
+            break
+        }
+    }
+
+    private func isServerCommand(_ action: PolicyAction) -> Bool {
+        switch action {
+        case .setStreamMute, .setStreamVolume, .moveStream, .setCardProfile, .rememberStreamLevels: true
+        default: false
+        }
+    }
+
+    private func report(_ action: PolicyAction, _ error: PulseError) {
+        onEvent(.actionFailed(action, AudioSessionError(.unspecified, error.description)))
+    }
+
+    /// Rewrites the server's memory for a stream key with the user's levels (ext-stream-restore).
+    private func remember(_ key: String, _ levels: StreamLevels, context: PulseContext,
+                          _ done: @escaping PulseContext.Completion) {
+        context.restoreEntries { result in
+            switch result {
+            case .failure(let error): done(.failure(error))
+            case .success(let entries):
+                let existing = entries.first { $0.name == key }
+                let channels = existing?.channelNames.count == levels.volume.values.count
+                    ? existing!.channelNames : Self.defaultChannelNames(levels.volume.values.count)
+                let entry = PulseRestoreEntry(name: key, channelNames: channels, volume: levels.volume.values,
+                                              device: existing?.device, mute: levels.mute)
+                context.writeRestoreEntries([entry], done)
+            }
+        }
+    }
+
+    static func defaultChannelNames(_ count: Int) -> [String] {
+        switch count {
+        case 1: ["mono"]
+        case 2: ["front-left", "front-right"]
+        default: (0..<count).map { "aux\($0)" }
+        }
+    }
+}
+
+/// Calls `done` once every tracked query has answered (with whether any failed).
+final class CompletionGroup {
+    private var outstanding = 0
+    private var sealed = false
+    private var failed = false
+    private let done: (Bool) -> Void
+
+    init(_ done: @escaping (Bool) -> Void) { self.done = done }
+
+    /// Wraps a query's completion so the group waits for it.
+    func track<T>(_ body: @escaping (T) -> Void) -> (Result<T, PulseError>) -> Void {
+        outstanding += 1
+        return { [self] result in
+            switch result {
+            case .success(let value): body(value)
+            case .failure: failed = true
+            }
+            outstanding -= 1
+            finishIfDone()
+        }
+    }
+
+    /// No more queries will be tracked.
+    func seal() {
+        sealed = true
+        finishIfDone()
+    }
+
+    private func finishIfDone() {
+        guard sealed, outstanding == 0 else { return }
+        sealed = false
+        done(failed)
+    }
+}

@@ -1,0 +1,46 @@
+import AudioPolicy
+import AudioSessionModel
+import PulseAudioClient
+
+/// Turns the server's descriptions into the engine's.
+enum ServerTranslation {
+    static func device(_ device: PulseDevice) -> DeviceInfo {
+        DeviceInfo(
+            id: DeviceID(device.isSink ? .output : .input, device.index), name: device.name,
+            description: device.description,
+            ports: device.ports.map {
+                DevicePort(name: $0.name, description: $0.description,
+                           availability: PortAvailability(rawValue: Int($0.available)) ?? .unknown,
+                           serverType: ServerPortType(rawValue: Int($0.type)) ?? .unknown)
+            },
+            activePort: device.activePortName, properties: device.properties, channels: device.channelNames,
+            sampleRate: Double(device.sampleRate), latency: Double(device.configuredLatency) / 1_000_000,
+            volume: ChannelVolumes(device.volume), mute: device.mute, card: device.card,
+            isMonitor: device.monitorOfSink != nil)
+    }
+
+    static func card(_ card: PulseCard) -> CardInfo {
+        CardInfo(index: card.index, name: card.name,
+                 profiles: card.profiles.map { CardInfo.Profile(name: $0.name, isAvailable: $0.available) },
+                 activeProfile: card.activeProfileName)
+    }
+
+    /// The trusted process id of a stream: PipeWire's `pipewire.sec.pid` where present, else the
+    /// client-declared `application.process.id`.
+    static func processID(_ properties: [String: String]) -> Int32? {
+        (properties["pipewire.sec.pid"] ?? properties["application.process.id"]).flatMap { Int32($0) }
+    }
+
+    static func stream(_ stream: PulseStream, processChain: [Int32]) -> StreamInfo {
+        let p = stream.properties
+        let app = AppIdentity(
+            name: p["application.name"] ?? stream.name, binary: p["application.process.binary"],
+            desktopID: p["application.id"] ?? p["application.desktop"],
+            flatpakID: p["pipewire.access.portal.app_id"] ?? p["flatpak.app_id"])
+        return StreamInfo(
+            id: StreamID(stream.isSinkInput ? .output : .input, stream.index), app: app, role: p["media.role"],
+            token: p["audiosession.token"], processChain: processChain,
+            device: DeviceID(stream.isSinkInput ? .output : .input, stream.device), corked: stream.corked,
+            mute: stream.mute, volume: ChannelVolumes(stream.volume), restoreKey: p["module-stream-restore.id"])
+    }
+}

@@ -1,0 +1,135 @@
+import CPulse
+
+/// Conversions from libpulse's C structures, each in one place.
+enum CConversion {
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+
+    static func index(_ value: UInt32) -> UInt32? { value == cpulse_invalid_index() ? nil : value }
+
+    /// `pa_cvolume` → one value per channel (`cpulse_cvolume_value`).
+    static func volume(_ cvolume: pa_cvolume) -> [UInt32] {
+        withUnsafePointer(to: cvolume) { pointer in
+            (0..<Int(cvolume.channels)).map { cpulse_cvolume_value(pointer, UInt32($0)) }
+        }
+    }
+
+    /// One value per channel → `pa_cvolume` (`cpulse_cvolume_set_value`).
+    static func cvolume(_ values: [UInt32]) -> pa_cvolume {
+        var cvolume = pa_cvolume()
+        cvolume.channels = UInt8(min(values.count, Int(cpulse_channels_max())))
+        for (i, value) in values.prefix(Int(cvolume.channels)).enumerated() {
+            cpulse_cvolume_set_value(&cvolume, UInt32(i), value)
+        }
+        return cvolume
+    }
+
+    /// `pa_channel_map` → position names (`pa_channel_position_to_string`).
+    static func channelNames(_ map: pa_channel_map) -> [String] {
+        withUnsafePointer(to: map) { pointer in
+            (0..<Int(map.channels)).map {
+                string(pa_channel_position_to_string(cpulse_channel_map_position(pointer, UInt32($0)))) ?? "mono"
+            }
+        }
+    }
+
+    /// Position names → `pa_channel_map` (`pa_channel_position_from_string`).
+    static func channelMap(_ names: [String]) -> pa_channel_map {
+        var map = pa_channel_map()
+        pa_channel_map_init(&map)
+        map.channels = UInt8(min(names.count, Int(cpulse_channels_max())))
+        withUnsafeMutableBytes(of: &map.map) { raw in
+            let positions = raw.bindMemory(to: pa_channel_position_t.self)
+            for (i, name) in names.prefix(Int(map.channels)).enumerated() {
+                positions[i] = pa_channel_position_from_string(name)
+            }
+        }
+        return map
+    }
+
+    /// `pa_proplist` → dictionary (`pa_proplist_iterate`, `pa_proplist_gets`).
+    static func properties(_ list: OpaquePointer?) -> [String: String] {
+        guard let list else { return [:] }
+        var result: [String: String] = [:]
+        var state: UnsafeMutableRawPointer?
+        while let key = pa_proplist_iterate(list, &state) {
+            if let value = pa_proplist_gets(list, key) { result[String(cString: key)] = String(cString: value) }
+        }
+        return result
+    }
+
+    static func port(name: UnsafePointer<CChar>?, description: UnsafePointer<CChar>?, priority: UInt32,
+                     available: Int32, type: UInt32) -> PulsePort {
+        PulsePort(name: string(name) ?? "", description: string(description) ?? "", priority: priority,
+                  available: available, type: type)
+    }
+
+    static func device(sink info: pa_sink_info) -> PulseDevice {
+        var ports: [PulsePort] = []
+        for i in 0..<Int(info.n_ports) {
+            guard let p = info.ports?[i]?.pointee else { continue }
+            ports.append(port(name: p.name, description: p.description, priority: p.priority, available: p.available,
+                              type: p.type))
+        }
+        return PulseDevice(
+            isSink: true, index: info.index, name: string(info.name) ?? "", description: string(info.description) ?? "",
+            ports: ports, activePortName: string(info.active_port?.pointee.name), volume: volume(info.volume),
+            mute: info.mute != 0, sampleRate: info.sample_spec.rate, channelNames: channelNames(info.channel_map),
+            latency: info.latency, configuredLatency: info.configured_latency, properties: properties(info.proplist),
+            card: index(info.card), monitorOfSink: nil, ownerModule: index(info.owner_module))
+    }
+
+    static func device(source info: pa_source_info) -> PulseDevice {
+        var ports: [PulsePort] = []
+        for i in 0..<Int(info.n_ports) {
+            guard let p = info.ports?[i]?.pointee else { continue }
+            ports.append(port(name: p.name, description: p.description, priority: p.priority, available: p.available,
+                              type: p.type))
+        }
+        return PulseDevice(
+            isSink: false, index: info.index, name: string(info.name) ?? "", description: string(info.description) ?? "",
+            ports: ports, activePortName: string(info.active_port?.pointee.name), volume: volume(info.volume),
+            mute: info.mute != 0, sampleRate: info.sample_spec.rate, channelNames: channelNames(info.channel_map),
+            latency: info.latency, configuredLatency: info.configured_latency, properties: properties(info.proplist),
+            card: index(info.card), monitorOfSink: index(info.monitor_of_sink), ownerModule: index(info.owner_module))
+    }
+
+    static func stream(sinkInput info: pa_sink_input_info) -> PulseStream {
+        PulseStream(
+            isSinkInput: true, index: info.index, name: string(info.name) ?? "", client: index(info.client),
+            ownerModule: index(info.owner_module), device: info.sink, corked: info.corked != 0, mute: info.mute != 0,
+            volume: volume(info.volume), hasVolume: info.has_volume != 0, channelNames: channelNames(info.channel_map),
+            properties: properties(info.proplist))
+    }
+
+    static func stream(sourceOutput info: pa_source_output_info) -> PulseStream {
+        PulseStream(
+            isSinkInput: false, index: info.index, name: string(info.name) ?? "", client: index(info.client),
+            ownerModule: index(info.owner_module), device: info.source, corked: info.corked != 0, mute: info.mute != 0,
+            volume: volume(info.volume), hasVolume: info.has_volume != 0, channelNames: channelNames(info.channel_map),
+            properties: properties(info.proplist))
+    }
+
+    static func card(_ info: pa_card_info) -> PulseCard {
+        let profiles = (0..<Int(info.n_profiles)).compactMap { info.profiles2?[$0]?.pointee }.map {
+            PulseCard.Profile(name: string($0.name) ?? "", description: string($0.description) ?? "",
+                              available: $0.available != 0)
+        }
+        return PulseCard(index: info.index, name: string(info.name) ?? "", profiles: profiles,
+                         activeProfileName: string(info.active_profile2?.pointee.name),
+                         properties: properties(info.proplist))
+    }
+
+    static func client(_ info: pa_client_info) -> PulseClientInfo {
+        PulseClientInfo(index: info.index, name: string(info.name) ?? "", properties: properties(info.proplist))
+    }
+
+    static func server(_ info: pa_server_info) -> PulseServerInfo {
+        PulseServerInfo(name: string(info.server_name) ?? "", version: string(info.server_version) ?? "",
+                        defaultSinkName: string(info.default_sink_name), defaultSourceName: string(info.default_source_name))
+    }
+
+    static func restoreEntry(_ info: pa_ext_stream_restore_info) -> PulseRestoreEntry {
+        PulseRestoreEntry(name: string(info.name) ?? "", channelNames: channelNames(info.channel_map),
+                          volume: volume(info.volume), device: string(info.device), mute: info.mute != 0)
+    }
+}

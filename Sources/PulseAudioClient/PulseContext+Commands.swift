@@ -1,0 +1,111 @@
+import CPulse
+import Glibc
+
+extension PulseContext {
+    /// A completion for commands.
+    public typealias Completion = (Result<Void, PulseError>) -> Void
+
+    private func command(_ operation: String, _ completion: @escaping Completion,
+                         _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?) {
+        let box = SuccessBox(operation: operation, context: pointer, completion)
+        box.start(start(pointer, box.userdata))
+    }
+
+    /// Mutes or unmutes a sink-input (`pa_context_set_sink_input_mute`).
+    public func setSinkInputMute(_ index: UInt32, _ mute: Bool, _ completion: @escaping Completion) {
+        command("set sink-input mute", completion) {
+            pa_context_set_sink_input_mute($0, index, mute ? 1 : 0, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Mutes or unmutes a source-output (`pa_context_set_source_output_mute`).
+    public func setSourceOutputMute(_ index: UInt32, _ mute: Bool, _ completion: @escaping Completion) {
+        command("set source-output mute", completion) {
+            pa_context_set_source_output_mute($0, index, mute ? 1 : 0, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Sets a sink-input's volume, one raw value per channel (`pa_context_set_sink_input_volume`).
+    public func setSinkInputVolume(_ index: UInt32, _ volume: [UInt32], _ completion: @escaping Completion) {
+        var cvolume = CConversion.cvolume(volume)
+        command("set sink-input volume", completion) {
+            pa_context_set_sink_input_volume($0, index, &cvolume, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Sets a source-output's volume (`pa_context_set_source_output_volume`).
+    public func setSourceOutputVolume(_ index: UInt32, _ volume: [UInt32], _ completion: @escaping Completion) {
+        var cvolume = CConversion.cvolume(volume)
+        command("set source-output volume", completion) {
+            pa_context_set_source_output_volume($0, index, &cvolume, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Moves a sink-input to another sink (`pa_context_move_sink_input_by_index`).
+    public func moveSinkInput(_ index: UInt32, toSink sink: UInt32, _ completion: @escaping Completion) {
+        command("move sink-input", completion) {
+            pa_context_move_sink_input_by_index($0, index, sink, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Moves a source-output to another source (`pa_context_move_source_output_by_index`).
+    public func moveSourceOutput(_ index: UInt32, toSource source: UInt32, _ completion: @escaping Completion) {
+        command("move source-output", completion) {
+            pa_context_move_source_output_by_index($0, index, source, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Sets the default sink by name (`pa_context_set_default_sink`).
+    public func setDefaultSink(_ name: String, _ completion: @escaping Completion) {
+        command("set default sink", completion) { pa_context_set_default_sink($0, name, SuccessBox.callback, $1) }
+    }
+
+    /// Sets the default source by name (`pa_context_set_default_source`).
+    public func setDefaultSource(_ name: String, _ completion: @escaping Completion) {
+        command("set default source", completion) { pa_context_set_default_source($0, name, SuccessBox.callback, $1) }
+    }
+
+    /// Sets a sink's active port (`pa_context_set_sink_port_by_index`).
+    public func setSinkPort(_ index: UInt32, _ port: String, _ completion: @escaping Completion) {
+        command("set sink port", completion) {
+            pa_context_set_sink_port_by_index($0, index, port, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Sets a source's active port (`pa_context_set_source_port_by_index`).
+    public func setSourcePort(_ index: UInt32, _ port: String, _ completion: @escaping Completion) {
+        command("set source port", completion) {
+            pa_context_set_source_port_by_index($0, index, port, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Sets a card's profile (`pa_context_set_card_profile_by_index`).
+    public func setCardProfile(_ index: UInt32, _ profile: String, _ completion: @escaping Completion) {
+        command("set card profile", completion) {
+            pa_context_set_card_profile_by_index($0, index, profile, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Writes entries of the server's stream memory, replacing those with the same names
+    /// (`pa_ext_stream_restore_write`, `PA_UPDATE_REPLACE`).
+    public func writeRestoreEntries(_ entries: [PulseRestoreEntry], _ completion: @escaping Completion) {
+        // The C strings and structures must live until the call returns; libpulse copies them.
+        let names = entries.map { strdup($0.name) }
+        let devices = entries.map { $0.device.map { strdup($0) } ?? nil }
+        defer {
+            names.forEach { free($0) }
+            devices.forEach { free($0) }
+        }
+        var infos = entries.enumerated().map { i, entry in
+            pa_ext_stream_restore_info(
+                name: names[i], channel_map: CConversion.channelMap(entry.channelNames),
+                volume: CConversion.cvolume(entry.volume), device: devices[i], mute: entry.mute ? 1 : 0)
+        }
+        let count = UInt32(infos.count)
+        command("write stream-restore entries", completion) { context, userdata in
+            infos.withUnsafeMutableBufferPointer {
+                pa_ext_stream_restore_write(context, PA_UPDATE_REPLACE, $0.baseAddress, count, 0, SuccessBox.callback, userdata)
+            }
+        }
+    }
+}
