@@ -52,7 +52,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // Private real servers for integration tests.
+        .target(name: "AudioTestHarness", path: "Tests/Harness"),
+
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(
+            name: "ServerIntegrationTests",
+            dependencies: ["AudioSessionDaemon", "AudioPolicy", "AudioSessionModel", "PulseAudioClient", "AudioTestHarness"]),
         .testTarget(
             name: "AudioPolicyTests",
             dependencies: [

@@ -1,0 +1,294 @@
+import Foundation
+
+/// Which sound server a test runs against.
+public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case pulseaudio
+    case pipewire
+    public var description: String { rawValue }
+}
+
+/// A private sound server for one test: PulseAudio (`pulseaudio -n` with null devices) or PipeWire
+/// (`dbus-daemon`, `pipewire`, `wireplumber`, `pipewire-pulse`), each in its own temporary
+/// `XDG_RUNTIME_DIR`, with readiness by polling, a watchdog, and teardown.
+public final class SoundServer: @unchecked Sendable {
+    public let kind: SoundServerKind
+    /// The temporary folder that holds the runtime directory, state, configuration and logs.
+    public let root: String
+    public let runtimeDirectory: String
+    /// `unix:…/pulse/native`.
+    public var address: String { "unix:\(runtimeDirectory)/pulse/native" }
+    /// The private session bus (PipeWire only).
+    public private(set) var busAddress: String?
+    /// The environment a client of this server needs.
+    public private(set) var environment: [String: String]
+
+    private var processes: [TestProcess] = []
+    private var pulseServer: TestProcess?
+    private var clients: [TestProcess] = []
+    private var watchdog: DispatchWorkItem?
+    private let lock = NSLock()
+
+    /// Starts a server of `kind` and waits until it answers. The watchdog ends everything after
+    /// `lifetime`, so that a hung test cannot leave servers behind.
+    public init(_ kind: SoundServerKind, lifetime: Duration = .seconds(300)) throws {
+        self.kind = kind
+        root = NSTemporaryDirectory() + "audiosession-\(kind)-\(UUID().uuidString.prefix(8))"
+        runtimeDirectory = root + "/run"
+        for folder in ["run", "home", "config", "state", "logs"] {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["HOME"] = root + "/home"
+        environment["XDG_CONFIG_HOME"] = root + "/config"
+        environment["XDG_STATE_HOME"] = root + "/state"
+        environment["PULSE_SERVER"] = "unix:\(runtimeDirectory)/pulse/native"
+        environment["PULSE_RUNTIME_PATH"] = runtimeDirectory + "/pulse"
+        environment.removeValue(forKey: "DISPLAY")
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        self.environment = environment
+        let item = DispatchWorkItem { [weak self] in self?.stop() }
+        watchdog = item
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(lifetime.components.seconds)), execute: item)
+        do {
+            switch kind {
+            case .pulseaudio: try startPulseAudio()
+            case .pipewire: try startPipeWire()
+            }
+            try waitUntilAnswering()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    private var logs: String { root + "/logs" }
+
+    private func spawn(_ executable: String, _ arguments: [String]) throws -> TestProcess {
+        let process = try TestProcess(executable, arguments, environment: environment, logDirectory: logs)
+        lock.withLock { processes.append(process) }
+        return process
+    }
+
+    private func startPulseAudio() throws {
+        let script = """
+            load-module module-native-protocol-unix auth-anonymous=1 socket=\(runtimeDirectory)/pulse/native
+            load-module module-null-sink sink_name=speaker sink_properties='device.description=Speaker device.form_factor=internal device.bus=pci'
+            load-module module-null-sink sink_name=source_bed sink_properties='device.description=Bed'
+            load-module module-remap-source master=source_bed.monitor source_name=mic source_properties='device.description=Microphone device.form_factor=internal device.bus=pci'
+            load-module module-stream-restore restore_device=false
+            set-default-sink speaker
+            set-default-source mic
+
+            """
+        try FileManager.default.createDirectory(atPath: runtimeDirectory + "/pulse", withIntermediateDirectories: true)
+        try script.write(toFile: root + "/default.pa", atomically: true, encoding: .utf8)
+        pulseServer = try spawn("pulseaudio", [
+            "-n", "-F", root + "/default.pa", "--exit-idle-time=-1", "--daemonize=no", "--use-pid-file=no",
+            "--log-target=stderr", "--disallow-exit",
+        ])
+    }
+
+    private func startPipeWire() throws {
+        let busPath = runtimeDirectory + "/bus"
+        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(busPath)"])
+        try waitUntil("the private session bus") { FileManager.default.fileExists(atPath: busPath) }
+        busAddress = "unix:path=\(busPath)"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        _ = try spawn("pipewire", [])
+        try waitUntil("pipewire's socket") { FileManager.default.fileExists(atPath: runtimeDirectory + "/pipewire-0") }
+        _ = try spawn("wireplumber", [])
+        pulseServer = try spawn("pipewire-pulse", [])
+        try waitUntilAnswering()
+        // WirePlumber has set up the graph once a sink exists.
+        try waitUntil("wireplumber's first sink") { !(try pactl(["list", "short", "sinks"]).isEmpty) }
+        try addSink(name: "speaker", description: "Speaker", properties: ["device.form_factor": "internal", "device.bus": "pci"])
+        try addSource(name: "mic", description: "Microphone", properties: ["device.form_factor": "internal", "device.bus": "pci"])
+        try pactl(["set-default-sink", "speaker"])
+        try pactl(["set-default-source", "mic"])
+        try waitUntil("the defaults") {
+            let info = try pactl(["info"])
+            return info.contains("Default Sink: speaker") && info.contains("Default Source: mic")
+        }
+    }
+
+    private func waitUntilAnswering() throws {
+        try waitUntil("\(kind) to answer on \(address)", timeout: .seconds(20)) {
+            (try? TestProcess.run("pactl", ["info"], environment: environment).status) == 0
+        }
+    }
+
+    /// Ends every process and removes the temporary folder. Safe to call more than once.
+    public func stop() {
+        watchdog?.cancel()
+        let all = lock.withLock { () -> [TestProcess] in
+            defer { processes = []; clients = [] }
+            return (clients + processes).reversed()
+        }
+        for process in all { process.stop() }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    // MARK: Killing and restarting
+
+    /// Kills the process that serves the PulseAudio protocol (`pulseaudio` or `pipewire-pulse`).
+    public func killServer() {
+        pulseServer?.kill9()
+    }
+
+    /// Starts the killed server again and waits until it answers.
+    public func restartServer() throws {
+        switch kind {
+        case .pulseaudio:
+            try? FileManager.default.removeItem(atPath: runtimeDirectory + "/pulse/native")
+            try startPulseAudio()
+        case .pipewire:
+            pulseServer = try spawn("pipewire-pulse", [])
+        }
+        try waitUntilAnswering()
+    }
+
+    // MARK: pactl
+
+    /// Runs `pactl` against this server; throws with its output when it fails.
+    @discardableResult
+    public func pactl(_ arguments: [String]) throws -> String {
+        let (status, output) = try TestProcess.run("pactl", arguments, environment: environment)
+        guard status == 0 else { throw HarnessError("pactl \(arguments.joined(separator: " ")) failed: \(output)") }
+        return output
+    }
+
+    /// Runs `pactl --format=json` and parses its answer.
+    public func pactlJSON(_ arguments: [String]) throws -> Any {
+        let output = try pactl(["--format=json"] + arguments)
+        return try JSONSerialization.jsonObject(with: Data(output.utf8))
+    }
+
+    // MARK: Devices
+
+    static func propertyList(_ description: String, _ properties: [String: String]) -> String {
+        let all = [("device.description", description)] + properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return "'" + all.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: " ") + "'"
+    }
+
+    /// Adds a null sink with these properties; returns the module index to unload it with.
+    @discardableResult
+    public func addSink(name: String, description: String, properties: [String: String] = [:]) throws -> String {
+        try pactl(["load-module", "module-null-sink", "sink_name=\(name)",
+                   "sink_properties=\(Self.propertyList(description, properties))"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Adds a source with these properties; returns the module index to unload it with.
+    @discardableResult
+    public func addSource(name: String, description: String, properties: [String: String] = [:]) throws -> String {
+        let list = Self.propertyList(description, properties)
+        let arguments = switch kind {
+        case .pulseaudio:
+            ["load-module", "module-remap-source", "master=source_bed.monitor", "source_name=\(name)",
+             "source_properties=\(list)"]
+        case .pipewire:
+            ["load-module", "module-null-sink", "sink_name=\(name)", "media.class=Audio/Source/Virtual",
+             "sink_properties=\(list)"]
+        }
+        return try pactl(arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Removes a device added by ``addSink(name:description:properties:)`` or ``addSource(name:description:properties:)``.
+    public func unloadModule(_ index: String) throws {
+        try pactl(["unload-module", index])
+    }
+
+    /// Adds a simulated device; returns the module indices to unload.
+    @discardableResult
+    public func plug(_ device: SimulatedDevice) throws -> [String] {
+        var modules: [String] = []
+        if let sink = device.sink { modules.append(try addSink(name: sink, description: device.description, properties: device.properties)) }
+        if let source = device.source {
+            modules.append(try addSource(name: source, description: device.description, properties: device.inputProperties))
+        }
+        return modules
+    }
+
+    // MARK: Streams
+
+    /// Starts `pacat` playing silence as the app `appName`, with extra stream properties.
+    @discardableResult
+    public func play(app appName: String, role: String? = nil, properties: [String: String] = [:],
+                     device: String? = nil, record: Bool = false) throws -> TestProcess {
+        var arguments = [record ? "--record" : "--playback", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+                         "--client-name=\(appName)", "--stream-name=\(appName)-stream"]
+        if let role { arguments.append("--property=media.role=\(role)") }
+        for (key, value) in properties.sorted(by: { $0.key < $1.key }) { arguments.append("--property=\(key)=\(value)") }
+        if let device { arguments.append("--device=\(device)") }
+        arguments.append(record ? "/dev/null" : "/dev/zero")
+        let process = try TestProcess("pacat", arguments, environment: environment, logDirectory: logs, name: "pacat-\(appName)")
+        lock.withLock { clients.append(process) }
+        return process
+    }
+
+    /// The sink-inputs (or source-outputs) the server reports, as `pactl --format=json` gives them,
+    /// without the ones modules own.
+    public func streams(record: Bool = false) throws -> [[String: Any]] {
+        let list = try pactlJSON(["list", record ? "source-outputs" : "sink-inputs"]) as? [[String: Any]] ?? []
+        return list.filter { ($0["client"] as? String).map { !$0.isEmpty } ?? false }
+    }
+
+    /// The stream of a `pacat` started by ``play(app:role:properties:device:record:)``, once the server has it.
+    public func stream(of app: String, record: Bool = false, timeout: Duration = .seconds(10)) throws -> [String: Any] {
+        var found: [String: Any]?
+        try waitUntil("the stream of \(app)", timeout: timeout) {
+            found = try streams(record: record).first {
+                (($0["properties"] as? [String: Any])?["application.name"] as? String) == app
+            }
+            return found != nil
+        }
+        return found!
+    }
+}
+
+/// A device simulated with null sinks and sources carrying `device.form_factor`, `device.bus` and,
+/// for Bluetooth, the properties a real headset has.
+public struct SimulatedDevice: Sendable {
+    public var sink: String?
+    public var source: String?
+    public var description: String
+    public var properties: [String: String]
+    public var inputProperties: [String: String]
+
+    public static let wiredHeadphones = SimulatedDevice(
+        sink: "headphones", source: nil, description: "Headphones",
+        properties: ["device.form_factor": "headphone", "device.bus": "pci"], inputProperties: [:])
+    public static let usbHeadset = SimulatedDevice(
+        sink: "usb_headset", source: "usb_headset_mic", description: "USB Headset",
+        properties: ["device.form_factor": "headset", "device.bus": "usb"],
+        inputProperties: ["device.form_factor": "headset", "device.bus": "usb"])
+    public static let hdmi = SimulatedDevice(
+        sink: "hdmi", source: nil, description: "HDMI Monitor",
+        properties: ["device.form_factor": "tv", "device.bus": "pci"], inputProperties: [:])
+    public static let lineOut = SimulatedDevice(
+        sink: "line_out", source: nil, description: "Line Out",
+        properties: ["device.form_factor": "hifi", "device.bus": "pci"], inputProperties: [:])
+
+    /// A Bluetooth headset in A2DP (playback only).
+    public static func bluetoothA2DP(_ address: String = "00:11:22:33:44:55") -> SimulatedDevice {
+        SimulatedDevice(
+            sink: "bluez_output.\(address.replacingOccurrences(of: ":", with: "_")).a2dp", source: nil,
+            description: "BT Headset",
+            properties: ["device.bus": "bluetooth", "api.bluez5.address": address, "api.bluez5.profile": "a2dp-sink",
+                         "device.form_factor": "headset"],
+            inputProperties: [:])
+    }
+
+    /// A Bluetooth headset in HFP (playback and its microphone).
+    public static func bluetoothHFP(_ address: String = "00:11:22:33:44:55") -> SimulatedDevice {
+        let base = address.replacingOccurrences(of: ":", with: "_")
+        let properties = ["device.bus": "bluetooth", "api.bluez5.address": address,
+                          "api.bluez5.profile": "headset-head-unit", "device.form_factor": "headset"]
+        return SimulatedDevice(sink: "bluez_output.\(base).hfp", source: "bluez_input.\(base).hfp",
+                               description: "BT Headset", properties: properties, inputProperties: properties)
+    }
+}

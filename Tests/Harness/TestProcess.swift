@@ -1,0 +1,143 @@
+import Foundation
+
+/// A child process of a test: started with an environment, its output in a log file, ended on demand
+/// and always at teardown. It uses `posix_spawnp` and `waitpid` directly: Foundation's `Process`
+/// reaps children with a blocking wait on one of them, which stalls when several live at once.
+public final class TestProcess: @unchecked Sendable {
+    public let name: String
+    public let logPath: String
+    public let pid: Int32
+    private let lock = NSLock()
+    private var exitStatus: Int32?
+
+    /// Starts `executable` (a name looked up in PATH, or a path) with `arguments` and `environment`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], logDirectory: String,
+                name: String? = nil) throws {
+        self.name = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        logPath = "\(logDirectory)/\(self.name)-\(UUID().uuidString.prefix(8)).log"
+        pid = try Self.spawn(try Self.which(executable), arguments, environment: environment, output: logPath)
+    }
+
+    private static func spawn(_ path: String, _ arguments: [String], environment: [String: String], output: String)
+        throws -> Int32
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A process group of its own, so that signals to the test do not reach it and it can be ended whole.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: Int32 = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw HarnessError("could not start \(path): \(String(cString: strerror(result)))") }
+        return pid
+    }
+
+    /// Whether it has not exited yet (reaps it if it has).
+    public var isRunning: Bool {
+        lock.withLock {
+            guard exitStatus == nil else { return false }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status }
+            return exitStatus == nil
+        }
+    }
+
+    /// Waits for it to exit and returns its exit code (or 128 + signal).
+    @discardableResult
+    public func waitUntilExit() -> Int32 {
+        lock.withLock {
+            if exitStatus == nil {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                exitStatus = status
+            }
+            let status = exitStatus!
+            return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        }
+    }
+
+    /// Sends SIGTERM, then SIGKILL if it is still there after `grace`, and reaps it.
+    public func stop(grace: Duration = .seconds(2)) {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        let deadline = ContinuousClock.now + grace
+        while isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        if isRunning { kill(pid, SIGKILL) }
+        waitUntilExit()
+    }
+
+    /// Sends SIGKILL and reaps it.
+    public func kill9() {
+        guard isRunning else { return }
+        kill(pid, SIGKILL)
+        waitUntilExit()
+    }
+
+    /// What the process printed so far.
+    public var output: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The full path of a command in PATH.
+    public static func which(_ name: String) throws -> String {
+        if name.hasPrefix("/") { return name }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw HarnessError("'\(name)' is not installed; `make test` installs it")
+    }
+
+    /// Runs a command to its end and returns its exit status and output.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+        -> (status: Int32, output: String)
+    {
+        let directory = NSTemporaryDirectory()
+        let process = try TestProcess(executable, arguments, environment: environment, logDirectory: directory)
+        let status = process.waitUntilExit()
+        let output = process.output
+        try? FileManager.default.removeItem(atPath: process.logPath)
+        return (status, output)
+    }
+}
+
+/// A harness failure, with what to do about it.
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes. Readiness is always
+/// awaited this way, never by sleeping a fixed time.
+public func waitUntil(_ what: @autoclosure () -> String, timeout: Duration = .seconds(10),
+                      _ condition: () throws -> Bool) throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try condition() { return }
+        if ContinuousClock.now >= deadline { throw HarnessError("timed out after \(timeout) waiting for \(what())") }
+        usleep(10_000)
+    }
+}
+
+/// The async form of ``waitUntil(_:timeout:_:)``.
+public func waitUntil(_ what: @autoclosure () -> String, timeout: Duration = .seconds(10),
+                      _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return }
+        if ContinuousClock.now >= deadline { throw HarnessError("timed out after \(timeout) waiting for \(what())") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
