@@ -64,7 +64,9 @@ let package = Package(
             dependencies: [
                 "AudioPolicy", "AudioSessionModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]),
+            ],
+            exclude: ["RULES.md"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

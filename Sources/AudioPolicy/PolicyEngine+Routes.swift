@@ -180,10 +180,7 @@ extension PolicyEngine {
         let previous = session.reportedRoute
         if cause != .categoryChange && route == previous { return }
         if session.routeHold != nil { return }  // reported once the Bluetooth window closes
-        if cause != .categoryChange, let settle = session.routeSettleUntil, now < settle,
-            session.settleCause == cause || cause == .streamChange || cause == .defaultChanged
-                || session.settleCause.map(Self.isRemoval) == true
-        {
+        if let settle = session.routeSettleUntil, now < settle, Self.isFollowUp(cause, of: session.routeSettleCause) {
             session.reportedRoute = route
             sessions[id] = session
             return
@@ -214,9 +211,20 @@ extension PolicyEngine {
         announce(&session, reason: reason, route: route, cause: cause)
     }
 
-    private static func isRemoval(_ cause: RouteCause) -> Bool {
-        if case .deviceRemoved = cause { return true }
-        return cause == .portUnavailable
+    /// Changes that the server makes as a consequence of the one just reported (streams landing on
+    /// their new device, the default following a removal), which are folded into that report.
+    private static func isFollowUp(_ cause: RouteCause, of opener: RouteCause?) -> Bool {
+        switch cause {
+        case .streamChange, .defaultChanged, .deviceRemoved(bluetoothAddress: nil): true
+        case .userMove: opener != .userMove  // a second move by the user is news
+        default: false
+        }
+    }
+
+    /// Whether a report of this cause opens a window for follow-up changes: only changes that the
+    /// server follows up on its own (removals, new devices, default changes, moves).
+    private static func opensSettleWindow(_ cause: RouteCause) -> Bool {
+        cause != .categoryChange && cause != .override
     }
 
     private mutating func announce(_ session: inout Session, reason: RouteChangeReason, route: RouteDescription,
@@ -224,8 +232,8 @@ extension PolicyEngine {
         let previous = session.reportedRoute
         session.reportedRoute = route
         session.lastRouteReport = eventSerial
-        session.routeSettleUntil = now + settings.routeSettleWindow
-        session.settleCause = cause
+        session.routeSettleUntil = Self.opensSettleWindow(cause) ? now + settings.routeSettleWindow : nil
+        session.routeSettleCause = cause
         sessions[session.id] = session
         emit(.routeChange(session.id, reason, previous: previous, current: route))
     }

@@ -1,14 +1,20 @@
 import AudioSessionModel
 
 /// Decides a device's port type from, in order: the server's port type, the Bluetooth profile,
-/// `device.form_factor`, `device.bus`, and the port and device names.
+/// `device.form_factor`, `device.bus`, and the port and device names. Two refinements: on a Bluetooth
+/// device the profile comes first (the server types its port by form factor only), and the server's
+/// `Analog`/`Unknown` types say nothing and are passed over.
 public enum PortClassifier {
     /// The port type of the device's active port.
     public static func portType(of device: DeviceInfo) -> PortType {
         let output = device.id.direction == .output
+        if device.isMonitor { return .virtual }  // a sink's monitor is never a route input
         let port = device.activePortInfo
         let names = [port?.name, port?.description, device.name, device.description]
             .compactMap { $0?.lowercased() }
+        // A Bluetooth device's port type is only its form factor (a headset is "Headset" whatever its
+        // profile), so for Bluetooth the profile decides first.
+        if isBluetooth(device.properties), let type = fromBluetooth(device.properties, output: output) { return type }
         if let port, let type = fromServerType(port.serverType, output: output, names: names) {
             // ALSA names every HDMI/DP port "hdmi-output-N"; only a description that says DisplayPort
             // and not HDMI tells them apart.
@@ -30,14 +36,14 @@ public enum PortClassifier {
 
     private static func fromServerType(_ type: ServerPortType, output: Bool, names: [String]) -> PortType? {
         switch type {
-        case .unknown: return nil
+        case .unknown, .analog: return nil  // says nothing about what is plugged in
         case .speaker: return output ? .speaker : nil
         case .headphones: return output ? .headphones : .microphoneWired
         case .headset: return output ? .headphones : .microphoneWired
         case .handset, .earpiece, .phone: return output ? .receiver : .microphoneBuiltIn
         case .mic:
             return contains(names, "internal", "built-in", "builtin") ? .microphoneBuiltIn : .microphoneWired
-        case .line, .aux, .analog, .hifi, .radio, .video: return output ? .lineOut : .lineIn
+        case .line, .aux, .hifi, .radio, .video: return output ? .lineOut : .lineIn
         case .spdif: return output ? .lineOut : .lineIn
         case .hdmi, .tv: return output ? .hdmiOutput : .lineIn
         case .usb: return .usbAudio
@@ -49,10 +55,13 @@ public enum PortClassifier {
         }
     }
 
-    private static func fromBluetooth(_ properties: [String: String], output: Bool) -> PortType? {
-        let isBluetooth = properties["device.bus"] == "bluetooth" || properties["device.api"] == "bluez5"
+    private static func isBluetooth(_ properties: [String: String]) -> Bool {
+        properties["device.bus"] == "bluetooth" || properties["device.api"] == "bluez5"
             || properties["api.bluez5.address"] != nil
-        guard isBluetooth else { return nil }
+    }
+
+    private static func fromBluetooth(_ properties: [String: String], output: Bool) -> PortType? {
+        guard isBluetooth(properties) else { return nil }
         let profile = (properties["api.bluez5.profile"] ?? properties["bluetooth.protocol"]
             ?? properties["device.profile.name"] ?? "").lowercased()
         if profile.contains("bap") || profile.contains("le-audio") || profile.contains("lc3") { return .bluetoothLE }

@@ -103,6 +103,11 @@ public final class SoundServer: @unchecked Sendable {
         _ = try spawn("wireplumber", [])
         pulseServer = try spawn("pipewire-pulse", [])
         try waitUntilAnswering()
+        try setUpPipeWireDevices()
+    }
+
+    /// The speaker and microphone of a PipeWire server; they belong to pipewire-pulse and go with it.
+    private func setUpPipeWireDevices() throws {
         // WirePlumber has set up the graph once a sink exists.
         try waitUntil("wireplumber's first sink") { !(try pactl(["list", "short", "sinks"]).isEmpty) }
         try addSink(name: "speaker", description: "Speaker", properties: ["device.form_factor": "internal", "device.bus": "pci"])
@@ -147,6 +152,8 @@ public final class SoundServer: @unchecked Sendable {
             try startPulseAudio()
         case .pipewire:
             pulseServer = try spawn("pipewire-pulse", [])
+            try waitUntilAnswering()
+            try setUpPipeWireDevices()
         }
         try waitUntilAnswering()
     }
@@ -290,5 +297,51 @@ public struct SimulatedDevice: Sendable {
                           "api.bluez5.profile": "headset-head-unit", "device.form_factor": "headset"]
         return SimulatedDevice(sink: "bluez_output.\(base).hfp", source: "bluez_input.\(base).hfp",
                                description: "BT Headset", properties: properties, inputProperties: properties)
+    }
+}
+
+/// A sink-input or source-output as `pactl --format=json` reports it.
+public struct ReportedStream: Sendable {
+    public var index: UInt32
+    public var app: String
+    public var mute: Bool
+    public var corked: Bool
+    /// Raw volume per channel name.
+    public var volume: [String: UInt32]
+    /// The sink or source index.
+    public var device: UInt32
+    public var properties: [String: String]
+
+    init?(_ json: [String: Any]) {
+        guard let index = json["index"] as? Int else { return nil }
+        self.index = UInt32(index)
+        properties = (json["properties"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+        app = properties["application.name"] ?? ""
+        mute = json["mute"] as? Bool ?? false
+        corked = json["corked"] as? Bool ?? false
+        device = UInt32(json["sink"] as? Int ?? json["source"] as? Int ?? -1)
+        volume = (json["volume"] as? [String: Any] ?? [:]).compactMapValues {
+            (($0 as? [String: Any])?["value"] as? Int).map { UInt32($0) }
+        }
+    }
+}
+
+extension SoundServer {
+    /// The server's report of the stream of a `pacat` started as `app`, once it exists.
+    public func reportedStream(of app: String, record: Bool = false, timeout: Duration = .seconds(10)) throws
+        -> ReportedStream
+    {
+        ReportedStream(try stream(of: app, record: record, timeout: timeout))!
+    }
+
+    /// The server's report of the stream with this index, or nil when it is gone.
+    public func reportedStream(index: UInt32, record: Bool = false) throws -> ReportedStream? {
+        try streams(record: record).compactMap(ReportedStream.init).first { $0.index == index }
+    }
+
+    /// The index of a sink or source by name.
+    public func deviceIndex(named name: String, sink: Bool = true) throws -> UInt32? {
+        let list = try pactlJSON(["list", sink ? "sinks" : "sources"]) as? [[String: Any]] ?? []
+        return list.first { $0["name"] as? String == name }.flatMap { $0["index"] as? Int }.map { UInt32($0) }
     }
 }

@@ -95,3 +95,30 @@ final class Recorder<Item>: @unchecked Sendable {
     func clear() { lock.withLock { storage = [] } }
     var items: [Item] { lock.withLock { storage } }
 }
+
+extension BridgeUnderTest {
+    private static let owner = ":1.test"
+
+    /// Creates an explicit session through the engine, configures it, and returns it.
+    func createSession(app: String, token: String, _ category: SessionCategory, mode: SessionMode = .default,
+                       options: CategoryOptions = []) -> SessionID {
+        let before = Set(engine.sessions.keys)
+        send(.createSession(RequestID(0), SessionRequest(owner: Self.owner, ownerPID: nil, appID: app, token: token)))
+        let id = Set(engine.sessions.keys).subtracting(before).first!
+        let configuration = try! SessionConfiguration(category: category, mode: mode, options: options)
+        send(.setConfiguration(RequestID(0), id, caller: Self.owner, configuration))
+        return id
+    }
+
+    func setActive(_ id: SessionID, _ active: Bool, notify: Bool = false) {
+        send(.setActive(RequestID(0), id, caller: Self.owner, active, notify ? .notifyOthersOnDeactivation : []))
+    }
+
+    /// The route changes the engine reported for a session since the last ``forget()``.
+    func routeChanges(_ id: SessionID) -> [(reason: RouteChangeReason, previous: RouteDescription)] {
+        seenActions().compactMap {
+            guard case .routeChange(id, let reason, let previous, _) = $0 else { return nil }
+            return (reason, previous)
+        }
+    }
+}

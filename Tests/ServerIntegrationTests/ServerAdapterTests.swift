@@ -3,6 +3,7 @@ import AudioSessionDaemon
 import AudioSessionModel
 import AudioTestHarness
 import Foundation
+import PulseAudioClient
 import Testing
 
 /// The sound-server side against real PulseAudio 16 and pipewire-pulse servers.
@@ -24,17 +25,143 @@ struct ServerAdapterTests {
                                                   ("bluez_input.66_77_88_99_AA_BB.hfp", .bluetoothHFP)]),
         ]
         for (device, names) in expectations {
+            bridge.forget()
             let modules = try bridge.server.plug(device)
+            var ids: [DeviceID] = []
             for (name, type) in names {
-                #expect(try bridge.device(named: name).portDescription.portType == type, "\(name) on \(kind)")
+                let seen = try bridge.device(named: name)
+                ids.append(seen.id)
+                #expect(seen.portDescription.portType == type, "\(name) on \(kind)")
             }
             for module in modules { try bridge.server.unloadModule(module) }
             for (name, _) in names {
                 try waitUntil("\(name) to vanish from the engine") { !bridge.engine.devices.values.contains { $0.name == name } }
-                #expect(bridge.seenEvents().contains { event in
-                    if case .deviceVanished = event { return true } else { return false }
-                })
             }
+            for id in ids { #expect(bridge.seenEvents().contains(.deviceVanished(id))) }
         }
+    }
+
+    @Test("a stream's mute and volume, set through the backend, read back from the server",
+          arguments: SoundServerKind.allCases)
+    func muteAndVolumeThroughTheBackend(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        try bridge.server.play(app: "player")
+        let id = try bridge.stream(of: "player")
+        bridge.onLoop { $0.adapter.execute(.setStreamMute(id, true, why: "test")) }
+        try waitUntil("the server to report the stream muted") { try bridge.server.reportedStream(index: id.index)?.mute == true }
+        let volume = ChannelVolumes([0x4321, 0x8765])
+        bridge.onLoop { $0.adapter.execute(.setStreamVolume(id, volume, why: "test")) }
+        try waitUntil("the server to report the new volume") {
+            try bridge.server.reportedStream(index: id.index)?.volume == ["front-left": 0x4321, "front-right": 0x8765]
+        }
+        bridge.onLoop { $0.adapter.execute(.setStreamMute(id, false, why: "test")) }
+        try waitUntil("the server to report the stream unmuted") { try bridge.server.reportedStream(index: id.index)?.mute == false }
+        // A command on a stream that no longer exists is reported back to the engine as failed.
+        bridge.onLoop { $0.adapter.execute(.setStreamMute(StreamID(.output, 987_654), true, why: "test")) }
+        try waitUntil("the failure to reach the engine") {
+            bridge.seenEvents().contains { if case .actionFailed = $0 { true } else { false } }
+        }
+    }
+
+    @Test("after a fade down and back, the volume equals the original exactly", arguments: SoundServerKind.allCases)
+    func fadeDownAndBackIsExact(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        let music = bridge.createSession(app: "music", token: "music-token", .playback)
+        try bridge.server.play(app: "music", properties: ["audiosession.token": "music-token"])
+        let id = try bridge.stream(of: "music")
+        let original: [String: UInt32] = ["front-left": 0xB123, "front-right": 0x9ABC]
+        try bridge.server.pactl(["set-sink-input-volume", "\(id.index)", "\(0xB123)", "\(0x9ABC)"])
+        try waitUntil("the engine to see the user's volume") {
+            bridge.engine.userLevels(of: id)?.volume == ChannelVolumes([0xB123, 0x9ABC])
+        }
+        #expect(bridge.engine.session(of: id) == music)
+        let navigation = bridge.createSession(app: "navigation", token: "nav-token", .playback, options: .duckOthers)
+        bridge.setActive(navigation, true)
+        try waitUntil("the duck to reach 20 %") {
+            try bridge.server.reportedStream(index: id.index)?.volume == ["front-left": 0xB123 / 5, "front-right": 0x9ABC / 5]
+        }
+        let steps = bridge.seenActions().filter { if case .setStreamVolume(id, _, _) = $0 { true } else { false } }
+        #expect(steps.count > 2, "the duck is a fade in steps")
+        bridge.setActive(navigation, false)
+        try waitUntil("the volume to come back exactly") { try bridge.server.reportedStream(index: id.index)?.volume == original }
+        try waitUntil("the journal to be clear") { bridge.engine.streamsWithEffects.isEmpty }
+        #expect(try bridge.server.reportedStream(index: id.index)?.mute == false)
+    }
+
+    @Test("default-device changes and user moves are seen as such", arguments: SoundServerKind.allCases)
+    func defaultChangesAndUserMoves(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        try bridge.server.plug(.wiredHeadphones)
+        let headphones = try bridge.device(named: "headphones")
+        try bridge.server.pactl(["set-default-sink", "speaker"])
+        try waitUntil("speaker to be the default") { bridge.engine.defaultDeviceName[.output] == "speaker" }
+        let idle = bridge.createSession(app: "idle", token: "idle-token", .playback)
+        let music = bridge.createSession(app: "music", token: "music-token", .playback)
+        try bridge.server.play(app: "music", properties: ["audiosession.token": "music-token"], device: "speaker")
+        let stream = try bridge.stream(of: "music")
+        try waitUntil("the stream to join its session") { bridge.engine.session(of: stream) == music }
+        bridge.forget()
+
+        try bridge.server.pactl(["set-default-sink", "headphones"])
+        try waitUntil("the engine to see the new default") { bridge.engine.defaultDeviceName[.output] == "headphones" }
+        try waitUntil("a route change for the session that uses the default") { !bridge.routeChanges(idle).isEmpty }
+        #expect(bridge.routeChanges(idle).first?.reason == .routeConfigurationChange)
+        #expect(bridge.routeChanges(idle).first?.previous.outputs.map(\.uid) == ["speaker"])
+        #expect(bridge.engine.currentRoute(of: idle).outputs.map(\.portType) == [.headphones])
+
+        // The user moves the music stream to the headphones (if the server did not already).
+        if bridge.engine.streamInfos[stream]?.device != headphones.id {
+            bridge.forget()
+            try bridge.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
+            try waitUntil("a route change after moving the stream to the headphones") { !bridge.routeChanges(music).isEmpty }
+            #expect(bridge.routeChanges(music).first?.reason == .routeConfigurationChange)
+        }
+        bridge.forget()
+        try bridge.server.pactl(["move-sink-input", "\(stream.index)", "speaker"])
+        try waitUntil("a route change after moving the stream back to the speaker") { !bridge.routeChanges(music).isEmpty }
+        #expect(bridge.routeChanges(music).map(\.reason) == [.routeConfigurationChange])
+        #expect(bridge.routeChanges(music).first?.previous.outputs.map(\.portType) == [.headphones])
+        #expect(bridge.engine.currentRoute(of: music).outputs.map(\.uid) == ["speaker"])
+    }
+
+    @Test("killing the server gives lost; restarting it gives reset within 2 s", arguments: SoundServerKind.allCases)
+    func serverLossAndReset(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        let session = bridge.createSession(app: "music", token: "music-token", .playback)
+        bridge.setActive(session, true)
+        bridge.server.killServer()
+        try waitUntil("the session to be told of the loss") { bridge.seenActions().contains(.mediaServicesLost(session)) }
+        #expect(bridge.engine.sessions[session]?.isActive == false)
+        try bridge.server.restartServer()
+        let restarted = ContinuousClock.now
+        try waitUntil("the reset", timeout: .seconds(5)) { bridge.seenActions().contains(.mediaServicesReset(session)) }
+        #expect(ContinuousClock.now - restarted < .seconds(2))
+        #expect(try bridge.device(named: "speaker").portDescription.portType == .speaker)
+    }
+
+    @Test("fifty add/remove cycles of a device with 20 live streams leave the cache equal to a fresh introspection",
+          arguments: SoundServerKind.allCases)
+    func cacheSurvivesChurn(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        for n in 0..<20 { try bridge.server.play(app: "app\(n)", role: n % 2 == 0 ? "music" : nil) }
+        try waitUntil("20 streams in the cache", timeout: .seconds(20)) {
+            bridge.cache.sinkInputs.values.filter { $0.client != nil }.count == 20
+        }
+        for _ in 0..<50 {
+            let modules = try bridge.server.plug(.usbHeadset)
+            for module in modules { try bridge.server.unloadModule(module) }
+        }
+        let fresh = try FreshIntrospection(address: bridge.server.address)
+        defer { fresh.close() }
+        try waitUntil("the cache to equal a fresh introspection", timeout: .seconds(10)) {
+            try CacheProjection(bridge.cache) == CacheProjection(fresh.read())
+        }
+        #expect(bridge.engine.streamInfos.count == 20)
+        #expect(!bridge.engine.devices.values.contains { $0.name.hasPrefix("usb_headset") })
     }
 }
