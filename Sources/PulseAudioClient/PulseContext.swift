@@ -127,3 +127,18 @@ public final class PulseContext: @unchecked Sendable {
         box.start(pa_context_subscribe(pointer, pa_subscription_mask_t(mask), SuccessBox.callback, box.userdata))
     }
 }
+
+extension PulseContext {
+    /// The subscription's events as an async sequence, for code that is not on the loop thread.
+    /// It replaces ``onChange``; the stream ends when the context is disconnected.
+    public func changes() -> AsyncStream<PulseChange> {
+        let (stream, continuation) = AsyncStream<PulseChange>.makeStream()
+        onChange = { continuation.yield($0) }
+        let previous = onStateChange
+        onStateChange = { state in
+            previous?(state)
+            if state.isFinal { continuation.finish() }
+        }
+        return stream
+    }
+}
