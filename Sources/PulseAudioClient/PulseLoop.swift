@@ -143,3 +143,70 @@ extension Duration {
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 }
+
+/// A file-descriptor watch on a ``PulseLoop`` (`io_new`, `io_enable`, `io_free`). Use it on the loop thread.
+public final class PulseIOWatch: @unchecked Sendable {
+    private let loop: PulseLoop
+    private var event: OpaquePointer?
+    private let ready: (_ readable: Bool, _ writable: Bool) -> Void
+
+    /// Watches `fd` for readability and/or writability.
+    public init(loop: PulseLoop, fd: Int32, readable: Bool, writable: Bool,
+                _ ready: @escaping (_ readable: Bool, _ writable: Bool) -> Void) {
+        self.loop = loop
+        self.ready = ready
+        event = cpulse_io_new(loop.api, fd, Self.flags(readable, writable), { _, _, _, flags, userdata in
+            let this = Unmanaged<PulseIOWatch>.fromOpaque(userdata!).takeUnretainedValue()
+            this.ready(flags.rawValue & (PA_IO_EVENT_INPUT.rawValue | PA_IO_EVENT_HANGUP.rawValue | PA_IO_EVENT_ERROR.rawValue) != 0,
+                       flags.rawValue & PA_IO_EVENT_OUTPUT.rawValue != 0)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { cancel() }
+
+    static func flags(_ readable: Bool, _ writable: Bool) -> pa_io_event_flags_t {
+        pa_io_event_flags_t((readable ? PA_IO_EVENT_INPUT.rawValue : 0) | (writable ? PA_IO_EVENT_OUTPUT.rawValue : 0))
+    }
+
+    /// Changes what is watched.
+    public func setEnabled(readable: Bool, writable: Bool) {
+        guard let event else { return }
+        cpulse_io_enable(loop.api, event, Self.flags(readable, writable))
+    }
+
+    /// Stops watching for good.
+    public func cancel() {
+        if let event { cpulse_io_free(loop.api, event) }
+        event = nil
+    }
+}
+
+/// A deferred call on a ``PulseLoop`` (`defer_new`, `defer_enable`, `defer_free`): while enabled it
+/// runs once per loop iteration. Use it on the loop thread.
+public final class PulseDeferred: @unchecked Sendable {
+    private let loop: PulseLoop
+    private var event: OpaquePointer?
+    private let run: () -> Void
+
+    /// A disabled deferred call.
+    public init(loop: PulseLoop, _ run: @escaping () -> Void) {
+        self.loop = loop
+        self.run = run
+        event = cpulse_defer_new(loop.api, { _, _, userdata in
+            Unmanaged<PulseDeferred>.fromOpaque(userdata!).takeUnretainedValue().run()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if let event { cpulse_defer_enable(loop.api, event, 0) }
+    }
+
+    deinit { cancel() }
+
+    public func setEnabled(_ enabled: Bool) {
+        guard let event else { return }
+        cpulse_defer_enable(loop.api, event, enabled ? 1 : 0)
+    }
+
+    public func cancel() {
+        if let event { cpulse_defer_free(loop.api, event) }
+        event = nil
+    }
+}
