@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessiond",
             dependencies: [
-                "AudioSessionDaemon",
+                "AudioSessionDaemon", "DBusKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

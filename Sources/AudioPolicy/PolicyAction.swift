@@ -43,6 +43,8 @@ public enum EventRecord: Hashable, Sendable {
     case deviceChanged(DeviceID, PortDescription)
     case serverLost(server: String)
     case serverReset(server: String)
+    /// The bridge starts changing a stream: `mute`, `unmute`, `duck`, `unduck` or `move`.
+    case effect(String, stream: StreamID, session: SessionID?, why: String)
 }
 
 /// Everything the engine asks the shell to do. Actions that change something carry their reason.

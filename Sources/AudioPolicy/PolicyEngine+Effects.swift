@@ -3,7 +3,7 @@ import AudioSessionModel
 extension PolicyEngine {
     /// The mute causes and duck levels the sessions' states ask for on a stream.
     func desiredCauses(of stream: TrackedStream) -> (mutes: Set<MuteCause>, ducks: [DuckCause: Double]) {
-        guard let sessionID = stream.session, let session = sessions[sessionID] else { return ([], [:]) }
+        guard !isShuttingDown, let sessionID = stream.session, let session = sessions[sessionID] else { return ([], [:]) }
         var mutes: Set<MuteCause> = []
         var ducks: [DuckCause: Double] = [:]
         let output = stream.info.id.direction == .output
@@ -82,6 +82,7 @@ extension PolicyEngine {
             return
         }
         writeJournal(&stream, applied: target)
+        recordEffect(stream, from: current, to: target, why: why)
         let steps = fade > .zero && stream.info.id.direction == .output
         if target.mute && !current.mute {
             if steps && current.volume.level > 0 {
@@ -105,6 +106,16 @@ extension PolicyEngine {
         streams[id] = stream
         if stream.fade != nil { stepFade(id) }
         settleJournal(id)
+    }
+
+    /// One event-log record per change the bridge starts (not per fade step).
+    mutating func recordEffect(_ stream: TrackedStream, from current: StreamLevels, to target: StreamLevels, why: String) {
+        var kinds: [String] = []
+        if target.mute != current.mute { kinds.append(target.mute ? "mute" : "unmute") }
+        if target.volume != current.volume { kinds.append(target.volume == stream.user.volume ? "unduck" : "duck") }
+        for kind in kinds {
+            emit(.record(.effect(kind, stream: stream.info.id, session: stream.session, why: why)))
+        }
     }
 
     mutating func setMute(_ stream: inout TrackedStream, _ mute: Bool, why: String) {
@@ -209,5 +220,19 @@ extension PolicyEngine {
         streams[id] = stream
         if userChanged { reconcile(id, fade: .zero, why: "the user changed the stream's levels") }
         settleJournal(id)
+    }
+}
+
+extension PolicyEngine {
+    /// Undoes every effect at once (no fades), for a bridge that is stopping.
+    mutating func shutDown() {
+        isShuttingDown = true
+        for id in streams.keys.sorted() {
+            refreshEffects(of: id, fade: .zero, why: "the bridge is stopping")
+            if let stream = streams[id], stream.touched, let key = stream.info.restoreKey {
+                emit(.rememberStreamLevels(restoreKey: key, stream.user,
+                                           why: "the bridge is stopping; the app's next stream starts as the user had it"))
+            }
+        }
     }
 }

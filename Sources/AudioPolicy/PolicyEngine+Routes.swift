@@ -121,6 +121,7 @@ extension PolicyEngine {
     mutating func move(_ streamID: StreamID, to device: DeviceID, cause: RouteCause, why: String) {
         guard let stream = streams[streamID], stream.effectiveDevice != device else { return }
         streams[streamID]?.expectedMove = TrackedStream.ExpectedMove(device: device, cause: cause)
+        emit(.record(.effect("move", stream: streamID, session: stream.session, why: why)))
         emit(.moveStream(streamID, to: device, why: why))
     }
 

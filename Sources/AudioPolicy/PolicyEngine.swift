@@ -55,6 +55,8 @@ public struct PolicyEngine: Sendable {
     var nextSessionNumber: UInt32 = 1
     var activationCounter: UInt64 = 0
     var isAsleep = false
+    /// Set by ``PolicyEvent/shutdown``: no effect is applied any more.
+    var isShuttingDown = false
     var wakeWindowEnd: EngineTime?
     var scheduledTick: EngineTime?
     var now = EngineTime.zero
@@ -128,6 +130,7 @@ public struct PolicyEngine: Sendable {
         case .wake: wake()
         case .policiesLoaded(let set): policySet = set
         case .tick: break
+        case .shutdown: shutDown()
         }
     }
 

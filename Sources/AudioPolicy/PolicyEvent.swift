@@ -72,4 +72,6 @@ public enum PolicyEvent: Hashable, Sendable {
     case policiesLoaded(PolicySet)
     /// Time passes: fades step on, windows close.
     case tick
+    /// The bridge is stopping: every effect is undone now, and none is applied again.
+    case shutdown
 }

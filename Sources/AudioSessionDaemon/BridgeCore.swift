@@ -13,10 +13,9 @@ public final class BridgeCore: @unchecked Sendable {
     public let loop: PulseLoop
     public let adapter: ServerAdapter
     public private(set) var engine: PolicyEngine
-    /// Sees every event the engine handles, before it is handled (for the event log and tests).
-    public var eventObserver: (PolicyEvent) -> Void = { _ in }
-    /// Sees every action the engine returns, after the server's share was executed.
-    public var actionObserver: (PolicyAction) -> Void = { _ in }
+    private var eventObservers: [(PolicyEvent) -> Void] = []
+    private var actionObservers: [(PolicyAction) -> Void] = []
+    private var settledObservers: [(PolicyEvent) -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
 
     public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine()) {
@@ -25,6 +24,13 @@ public final class BridgeCore: @unchecked Sendable {
         adapter = ServerAdapter(loop: loop, server: server)
         adapter.onEvent = { [unowned self] event in self.send(event) }
     }
+
+    /// Sees every event before the engine handles it.
+    public func observeEvents(_ observer: @escaping (PolicyEvent) -> Void) { eventObservers.append(observer) }
+    /// Sees every action the engine returns, after the server's share was executed.
+    public func observeActions(_ observer: @escaping (PolicyAction) -> Void) { actionObservers.append(observer) }
+    /// Runs after each event and all its actions (for property changes).
+    public func observeSettled(_ observer: @escaping (PolicyEvent) -> Void) { settledObservers.append(observer) }
 
     /// Connects to the server; on the loop thread.
     public func start() { adapter.start() }
@@ -54,15 +60,16 @@ public final class BridgeCore: @unchecked Sendable {
         defer { handling = false }
         while !queued.isEmpty {
             let next = queued.removeFirst()
-            eventObserver(next)
+            for observer in eventObservers { observer(next) }
             let now = Self.now()
             for action in engine.handle(next, at: now) {
                 if case .scheduleTick(let at) = action {
                     tickTimer.arm(after: at.since(now))
                 }
                 adapter.execute(action)
-                actionObserver(action)
+                for observer in actionObservers { observer(action) }
             }
+            for observer in settledObservers { observer(next) }
         }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import AudioSessionDaemon
+import DBusKit
+import Foundation
 
 /// `audiosessiond`: runs the bridge.
 struct AudioSessionDaemonCommand: ParsableCommand {
@@ -8,9 +10,35 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         abstract: "The audio-session bridge between apps on D-Bus and PulseAudio or PipeWire.",
         version: BridgeCore.version)
 
+    enum Bus: String, ExpressibleByArgument { case session, system }
+    enum Format: String, ExpressibleByArgument { case text, json }
+
+    @Option(help: "The bus to serve on.") var bus: Bus = .session
+    @Option(help: "The sound server's socket (a path or unix:PATH); default: libpulse's.") var server: String?
+    @Option(help: "A folder of policy files (may be repeated).") var policies: [String] = []
+    @Option(help: "The event log's format.") var log: Format = .text
+    @Option(help: "Where the event log goes (a file, or - for stdout).") var logFile: String?
+    @Flag(help: "Also log to the systemd journal.") var journald = false
+    @Flag(help: "Run without a bus name: observe the server, apply policy sessions, and log.") var headless = false
+
     func run() throws {
-        throw ValidationError("the bridge is not built yet in this version; see the README's limits")
+        var options = DaemonOptions()
+        options.bus = bus == .system ? .system : .session
+        options.server = server
+        options.logFormat = log == .json ? .json : .text
+        options.logFile = logFile
+        options.headless = headless
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options)
+        } catch {
+            FileHandle.standardError.write(Data("audiosessiond: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let status = daemon.run()
+        if status != 0 { throw ExitCode(status) }
     }
 }
+
 
 AudioSessionDaemonCommand.main()

@@ -167,3 +167,26 @@ struct DuckingTests {
         #expect(!scene.isMuted(stream) && scene.volume(stream) == 0x10000 / 5)
     }
 }
+
+@Suite("Stopping the bridge")
+struct ShutdownTests {
+    @Test("a stopping bridge undoes every mute and duck at once and applies none again")
+    func shutdownUndoesEverything() {
+        var scene = Scene()
+        let music = scene.activeSession("music", .playback)
+        let song = scene.startStream("music", in: music, volume: 0xC000)
+        _ = scene.activeSession("navigation", .playback, options: .duckOthers)
+        let game = scene.createSession("game")
+        scene.setCategory(game, .ambient)
+        let effects = scene.startStream("game", in: game)
+        scene.send(.silentMode(true))
+        scene.settle()
+        #expect(scene.isMuted(effects) && scene.volume(song) < 0xC000)
+        scene.send(.shutdown)
+        #expect(!scene.isMuted(effects) && scene.volume(song) == 0xC000)
+        #expect(scene.journal.isEmpty)
+        #expect(scene.remembered["sink-input-by-application-name:music"]?.volume.values == [0xC000, 0xC000])
+        scene.send(.screenLocked(true))
+        #expect(!scene.isMuted(effects), "nothing is applied after shutdown")
+    }
+}

@@ -19,8 +19,8 @@ final class BridgeUnderTest: @unchecked Sendable {
         core = BridgeCore(loop: loop, server: server.address, engine: engine)
         loop.start()
         loop.perform { [self] in
-            core.eventObserver = { [events] in events.append($0) }
-            core.actionObserver = { [actions] in actions.append($0) }
+            core.observeEvents { [events] in events.append($0) }
+            core.observeActions { [actions] in actions.append($0) }
             core.start()
         }
         try waitUntil("the bridge to connect to \(kind)") { isConnected }

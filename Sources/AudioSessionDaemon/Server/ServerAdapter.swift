@@ -16,6 +16,8 @@ public final class ServerAdapter: @unchecked Sendable {
     public var onEvent: (PolicyEvent) -> Void = { _ in }
     /// Whether a context is connected and read.
     public private(set) var isConnected = false
+    /// Runs each time the server has been read completely (after connecting and after every reconnection).
+    public var onReady: () -> Void = {}
 
     private var context: PulseContext?
     private lazy var reconnectTimer = PulseTimer(loop: loop) { [unowned self] in self.connect() }
@@ -108,6 +110,7 @@ public final class ServerAdapter: @unchecked Sendable {
                 self.lostAnnounced = false
                 self.onEvent(.serverReset)
             }
+            self.onReady()
         }
         context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in self.serverInfoArrived(info) })
         context.sinks(group.track { [unowned self] (items: [PulseDevice]) in
@@ -267,6 +270,13 @@ public final class ServerAdapter: @unchecked Sendable {
         default:
             break
         }
+    }
+
+    /// Runs `body` once the server has processed every command sent so far (a round trip), or at
+    /// once when there is no connection.
+    public func afterPendingCommands(_ body: @escaping () -> Void) {
+        guard let context, isConnected else { return body() }
+        context.serverInfo { _ in body() }
     }
 
     private func isServerCommand(_ action: PolicyAction) -> Bool {

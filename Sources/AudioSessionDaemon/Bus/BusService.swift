@@ -1,0 +1,329 @@
+import AudioPolicy
+import AudioSessionIPC
+import AudioSessionModel
+import DBusKit
+import Foundation
+
+/// The bridge on the bus: it owns `io.github.audiosession.Bridge1`, serves the manager and session
+/// objects, turns method calls into engine events, and the engine's replies and signals into
+/// messages. It runs on the loop thread.
+public final class BusService {
+    let core: BridgeCore
+    let connection: BusConnection
+    let objects: ObjectServer
+    private var pending: [RequestID: BusMessage] = [:]
+    private var nextRequest: UInt64 = 1
+    private var sentProperties: [SessionID: [String: BusValue]] = [:]
+    private var sentManagerProperties: [String: BusValue] = [:]
+
+    /// Connects the service to `connection` (already attached to the core's loop).
+    public init(core: BridgeCore, connection: BusConnection) {
+        self.core = core
+        self.connection = connection
+        objects = ObjectServer(connection: connection)
+    }
+
+    /// Takes the well-known name and starts serving; throws when the name is taken.
+    public func start() throws(BusError) {
+        try connection.addMatch(BusDriver.nameOwnerChangedRule)
+        objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
+        objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
+        for id in core.engine.sessions.keys.sorted() { exportSession(id) }
+        core.observeActions { [unowned self] action in self.perform(action) }
+        core.observeSettled { [unowned self] _ in self.emitPropertyChanges() }
+        guard try connection.requestName(BusContract.busName) else {
+            throw BusError(name: "org.freedesktop.DBus.Error.AddressInUse",
+                           message: "\(BusContract.busName) is already owned; is another audiosessiond running?")
+        }
+        emitPropertyChanges()
+    }
+
+    /// Sends the manager's `Event` signal for one event-log record.
+    public func emitEvent(json: String) {
+        objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface, member: "Event",
+                           [.string(json)])
+    }
+
+    private func otherMessage(_ message: BusMessage) -> Bool {
+        if let change = BusDriver.nameOwnerChange(message), change.name.hasPrefix(":"), change.newOwner.isEmpty {
+            core.send(.ownerVanished(busName: change.name))
+            return true
+        }
+        return false
+    }
+
+    // MARK: Requests
+
+    private func request(_ message: BusMessage) -> RequestID {
+        let id = RequestID(nextRequest)
+        nextRequest += 1
+        pending[id] = message
+        return id
+    }
+
+    private static func fail(_ code: ErrorCode, _ message: String) -> MethodResult {
+        .error(AudioSessionError(code, message).busError)
+    }
+
+    /// The reason a string or array argument is too large, if it is.
+    private static func oversized(_ arguments: [BusValue]) -> String? {
+        for argument in arguments {
+            switch argument {
+            case .string(let text) where text.utf8.count > BusContract.Limits.stringBytes:
+                return "a string argument is longer than \(BusContract.Limits.stringBytes) bytes"
+            case .array(_, let items) where items.count > BusContract.Limits.arrayEntries:
+                return "an array argument has more than \(BusContract.Limits.arrayEntries) entries"
+            case .dictionary(_, _, let entries) where entries.count > BusContract.Limits.arrayEntries:
+                return "a dictionary argument has more than \(BusContract.Limits.arrayEntries) entries"
+            case .array(_, let items):
+                if let reason = oversized(items) { return reason }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Wraps a handler with the size limits.
+    private func method(_ signature: String, _ handler: @escaping (MethodCall) -> MethodResult) -> ExportedMethod {
+        ExportedMethod(signature) { call in
+            if let reason = Self.oversized(call.arguments) { return Self.fail(.badParam, reason) }
+            return handler(call)
+        }
+    }
+
+    // MARK: The manager
+
+    private func managerInterface() -> ExportedInterface {
+        ExportedInterface(
+            name: BusContract.managerInterface,
+            methods: [
+                "CreateSession": method("sa{sv}") { [unowned self] in self.createSession($0) },
+                "ListSessions": method("") { [unowned self] _ in
+                    .reply([.array(element: "o", core.engine.sessions.keys.sorted().map { .objectPath(Self.path($0)) })])
+                },
+                "Snapshot": method("") { [unowned self] _ in .reply([.string(Snapshot.json(of: core))]) },
+            ],
+            properties: [
+                "SilentMode": ExportedProperty("b", get: { [unowned self] in .bool(core.engine.silentMode) },
+                                               set: { [unowned self] value, _ in
+                                                   core.send(.silentMode(value.boolValue ?? false))
+                                                   return nil
+                                               }),
+                "ScreenLocked": ExportedProperty("b", get: { [unowned self] in .bool(core.engine.screenLocked) }),
+                "ServerName": ExportedProperty("s", get: { [unowned self] in .string(serverName) }),
+                "Version": ExportedProperty("s", get: { .string(BridgeCore.version) }),
+            ],
+            introspectionXML: Introspection.manager)
+    }
+
+    private var serverName: String {
+        core.engine.serverName.isEmpty ? "" : "\(core.engine.serverName) \(core.engine.serverVersion)"
+    }
+
+    private func createSession(_ call: MethodCall) -> MethodResult {
+        guard let appID = call.arguments[0].stringValue, !appID.isEmpty else {
+            return Self.fail(.badParam, "app_id must not be empty")
+        }
+        let hints = call.arguments[1].stringDictionary ?? [:]
+        if let unknown = hints.keys.first(where: { $0 != "policy" && $0 != "pid" }) {
+            return Self.fail(.badParam, "unknown hint '\(unknown)'; expected policy (s) or pid (u)")
+        }
+        if core.engine.sessions(ownedBy: call.sender).count >= BusContract.Limits.sessionsPerConnection {
+            return Self.fail(.resourceNotAvailable,
+                             "a connection may hold \(BusContract.Limits.sessionsPerConnection) sessions; release one first")
+        }
+        let callerPID = (try? BusDriver.processID(of: call.sender, on: connection)).map { Int32(bitPattern: $0) }
+        var ownerPID = callerPID
+        if let hint = hints["pid"] {
+            guard let pid = hint.uint32Value.map({ Int32(bitPattern: $0) }) else {
+                return Self.fail(.badParam, "the pid hint must be a u (uint32)")
+            }
+            guard let callerPID, ProcessAncestry.chain(of: pid).dropFirst().contains(callerPID) else {
+                return Self.fail(.accessDenied, "process \(pid) is not a descendant of the caller")
+            }
+            ownerPID = pid
+        }
+        var policyName: String?
+        if let hint = hints["policy"] {
+            guard let name = hint.stringValue else { return Self.fail(.badParam, "the policy hint must be an s (string)") }
+            policyName = name
+        }
+        core.send(.createSession(request(call.message), SessionRequest(
+            owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(), policyName: policyName)))
+        return .later
+    }
+
+    /// 128 random bits, in hex.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
+    }
+
+    // MARK: Sessions
+
+    static func path(_ id: SessionID) -> String { BusContract.sessionPath(id.rawValue) }
+
+    private func exportSession(_ id: SessionID) {
+        objects.export(path: Self.path(id), interfaces: [sessionInterface(id)])
+    }
+
+    /// Checks existence and ownership before anything else, then runs `body`.
+    private func owned(_ id: SessionID, _ call: MethodCall, _ body: (Session) -> MethodResult) -> MethodResult {
+        guard let session = core.engine.sessions[id] else {
+            return Self.fail(.expiredSession, "\(Self.path(id)) no longer exists")
+        }
+        guard session.kind == .explicit, session.owner == call.sender else {
+            return Self.fail(.accessDenied, "\(Self.path(id)) belongs to another connection; only its owner may change it")
+        }
+        return body(session)
+    }
+
+    private func forward(_ call: MethodCall, _ event: (RequestID) -> PolicyEvent) -> MethodResult {
+        core.send(event(request(call.message)))
+        return .later
+    }
+
+    private func sessionInterface(_ id: SessionID) -> ExportedInterface {
+        func configure(_ call: MethodCall, _ make: (Session) throws(AudioSessionError) -> SessionConfiguration)
+            -> MethodResult
+        {
+            owned(id, call) { session in
+                do {
+                    let configuration = try make(session)
+                    return forward(call) { .setConfiguration($0, id, caller: call.sender, configuration) }
+                } catch {
+                    return .error((error as? AudioSessionError)?.busError ?? .failed("\(error)"))
+                }
+            }
+        }
+        let methods: [String: ExportedMethod] = [
+            "SetCategory": method("ssas") { call in
+                configure(call) { _ throws(AudioSessionError) in
+                    try SessionConfiguration(category: call.arguments[0].stringValue ?? "",
+                                             mode: call.arguments[1].stringValue ?? "",
+                                             options: call.arguments[2].stringArray ?? [])
+                }
+            },
+            "SetMode": method("s") { call in
+                configure(call) { session throws(AudioSessionError) in
+                    let current = session.configuration
+                    return try SessionConfiguration(category: current.category,
+                                                    mode: SessionMode.parse(call.arguments[0].stringValue ?? ""),
+                                                    options: current.options.subtracting(current.mode.impliedOptions))
+                }
+            },
+            "SetActive": method("bas") { [unowned self] call in
+                owned(id, call) { _ in
+                    do {
+                        let options = try SetActiveOptions.parse(call.arguments[1].stringArray ?? [])
+                        let active = call.arguments[0].boolValue ?? false
+                        return forward(call) { .setActive($0, id, caller: call.sender, active, options) }
+                    } catch {
+                        return .error((error as? AudioSessionError)?.busError ?? .failed("\(error)"))
+                    }
+                }
+            },
+            "SetPreferredSampleRate": method("d") { [unowned self] call in
+                owned(id, call) { _ in
+                    forward(call) { .setPreferredSampleRate($0, id, caller: call.sender, call.arguments[0].doubleValue ?? -1) }
+                }
+            },
+            "SetPreferredIOBufferDuration": method("d") { [unowned self] call in
+                owned(id, call) { _ in
+                    forward(call) {
+                        .setPreferredIOBufferDuration($0, id, caller: call.sender, call.arguments[0].doubleValue ?? -1)
+                    }
+                }
+            },
+            "SetPreferredInput": method("s") { [unowned self] call in
+                owned(id, call) { _ in
+                    forward(call) { .setPreferredInput($0, id, caller: call.sender, uid: call.arguments[0].stringValue ?? "") }
+                }
+            },
+            "OverrideOutputAudioPort": method("s") { [unowned self] call in
+                owned(id, call) { _ in
+                    guard let port = call.arguments[0].stringValue.flatMap(OutputOverride.init(rawValue:)) else {
+                        return Self.fail(.badParam, "unknown port override '\(call.arguments[0].stringValue ?? "")'; expected none or speaker")
+                    }
+                    return forward(call) { .overrideOutput($0, id, caller: call.sender, port) }
+                }
+            },
+            "SetPrefersNoInterruptionsFromSystemAlerts": method("b") { [unowned self] call in
+                owned(id, call) { _ in
+                    forward(call) {
+                        .setPrefersNoInterruptionsFromSystemAlerts($0, id, caller: call.sender, call.arguments[0].boolValue ?? false)
+                    }
+                }
+            },
+            "Release": method("") { [unowned self] call in
+                owned(id, call) { _ in forward(call) { .releaseSession($0, id, caller: call.sender) } }
+            },
+        ]
+        var properties: [String: ExportedProperty] = [:]
+        for name in SessionProperties.names {
+            properties[name] = ExportedProperty(SessionProperties.signatures[name]!, get: { [unowned self] in
+                guard let session = core.engine.sessions[id] else { return .string("") }
+                return SessionProperties.values(of: session, in: core.engine).first { $0.0 == name }!.1
+            })
+        }
+        return ExportedInterface(name: BusContract.sessionInterface, methods: methods, properties: properties,
+                                 introspectionXML: Introspection.session)
+    }
+
+    // MARK: The engine's actions
+
+    private func signal(_ id: SessionID, _ member: String, _ arguments: [BusValue] = []) {
+        objects.emitSignal(path: Self.path(id), interface: BusContract.sessionInterface, member: member, arguments)
+    }
+
+    private func perform(_ action: PolicyAction) {
+        switch action {
+        case .reply(let request, let result):
+            guard let message = pending.removeValue(forKey: request) else { return }
+            switch result {
+            case .success(.done): objects.reply(to: message, .reply([]))
+            case .success(.sessionCreated(let id, let token)):
+                objects.reply(to: message, .reply([.objectPath(Self.path(id)), .string(token)]))
+            case .failure(let error): objects.reply(to: message, .error(error.busError))
+            }
+        case .sessionAdded(let id):
+            exportSession(id)
+            objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface,
+                               member: "SessionAdded", [.objectPath(Self.path(id))])
+        case .sessionRemoved(let id):
+            objects.unexport(path: Self.path(id))
+            sentProperties[id] = nil
+            objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface,
+                               member: "SessionRemoved", [.objectPath(Self.path(id))])
+        case .interruption(let id, let type, let reason, let options, let interrupter):
+            signal(id, "Interruption", [.string(type.rawValue),
+                                         Codec.interruptionInfo(reason: reason, options: options, interrupter: interrupter)])
+        case .routeChange(let id, let reason, let previous, _):
+            signal(id, "RouteChange", [.string(reason.rawValue), Codec.encode(previous)])
+        case .secondaryAudioHint(let id, let type):
+            signal(id, "SilenceSecondaryAudioHint", [.string(type.rawValue)])
+        case .mediaServicesLost(let id): signal(id, "MediaServicesWereLost")
+        case .mediaServicesReset(let id): signal(id, "MediaServicesWereReset")
+        default: break
+        }
+    }
+
+    /// Emits PropertiesChanged for what changed since the last time, on every object.
+    private func emitPropertyChanges() {
+        let engine = core.engine
+        for (id, session) in engine.sessions {
+            let values = SessionProperties.values(of: session, in: engine)
+            let before = sentProperties[id]
+            let changed = before == nil ? [] : values.filter { before?[$0.0] != $0.1 }
+            sentProperties[id] = Dictionary(uniqueKeysWithValues: values)
+            objects.emitPropertiesChanged(path: Self.path(id), interface: BusContract.sessionInterface, changed: changed)
+        }
+        let manager: [(String, BusValue)] = [
+            ("SilentMode", .bool(engine.silentMode)), ("ScreenLocked", .bool(engine.screenLocked)),
+            ("ServerName", .string(serverName)),
+        ]
+        let changed = sentManagerProperties.isEmpty ? [] : manager.filter { sentManagerProperties[$0.0] != $0.1 }
+        sentManagerProperties = Dictionary(uniqueKeysWithValues: manager)
+        objects.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface, changed: changed)
+    }
+}

@@ -1,0 +1,44 @@
+import AudioPolicy
+import AudioSessionModel
+
+/// The manager's `Snapshot()`: sessions, streams, devices, routes and applied effects as JSON.
+enum Snapshot {
+    static func json(of core: BridgeCore) -> String {
+        let engine = core.engine
+        let sessions: [JSONValue] = engine.sessions.values.sorted { $0.id < $1.id }.map { session in
+            .object([
+                ("session", .string(BusService.path(session.id))), ("app", .string(session.appID)),
+                ("kind", .string(session.kind.rawValue)), ("policy", .string(session.policy.name)),
+                ("category", .string(session.configuration.category.rawValue)),
+                ("mode", .string(session.configuration.mode.rawValue)),
+                ("options", .array(session.configuration.options.names.map { .string($0) })),
+                ("active", .bool(session.isActive)), ("interrupted", .bool(session.isInterrupted)),
+                ("route", EventLogRecords.route(engine.currentRoute(of: session.id))),
+            ])
+        }
+        let streams: [JSONValue] = engine.streamInfos.values.sorted { $0.id < $1.id }.map { stream in
+            .object([
+                ("stream", .string(stream.id.description)), ("app", .string(stream.app.name)),
+                ("role", stream.role.map { .string($0) } ?? .null),
+                ("session", engine.session(of: stream.id).map { .string(BusService.path($0)) } ?? .null),
+                ("device", stream.device.map { .string($0.description) } ?? .null),
+                ("corked", .bool(stream.corked)), ("mute", .bool(stream.mute)),
+                ("volume", .array(stream.volume.values.map { .int($0) })),
+                ("effect", .bool(engine.hasEffect(on: stream.id))),
+            ])
+        }
+        let devices: [JSONValue] = engine.devices.values.sorted { $0.id < $1.id }.map { device in
+            .object([
+                ("device", .string(device.id.description)), ("name", .string(device.name)),
+                ("port", EventLogRecords.port(device.portDescription)),
+                ("default", .bool(engine.defaultDeviceName[device.id.direction] == device.name)),
+            ])
+        }
+        return JSONValue.object([
+            ("server", .string(engine.serverName)), ("serverVersion", .string(engine.serverVersion)),
+            ("connected", .bool(engine.isServerConnected)), ("silentMode", .bool(engine.silentMode)),
+            ("screenLocked", .bool(engine.screenLocked)), ("sessions", .array(sessions)), ("streams", .array(streams)),
+            ("devices", .array(devices)),
+        ]).serialized
+    }
+}

@@ -1,0 +1,112 @@
+import AudioPolicy
+import AudioSessionIPC
+import DBusKit
+import Foundation
+import Glibc
+import PulseAudioClient
+
+/// How `audiosessiond` runs.
+public struct DaemonOptions: Sendable {
+    public enum LogFormat: String, Sendable { case text, json }
+    public var bus: BusConnection.Address = .session
+    /// The sound server (`unix:/path`, or a socket path), or nil for libpulse's default.
+    public var server: String?
+    public var logFormat = LogFormat.text
+    /// Where the event log goes: a file path, "-" for stdout, nil for stdout.
+    public var logFile: String?
+    /// Run without a bus name: observe, apply policy sessions, and log.
+    public var headless = false
+    /// Where the journal lives.
+    public var journalDirectory = EffectJournal.defaultDirectory
+
+    public init() {}
+}
+
+/// The assembled bridge: loop, core, journal, event log, bus service and signals.
+public final class Daemon: @unchecked Sendable {
+    public let options: DaemonOptions
+    public let loop: PulseLoop
+    public let core: BridgeCore
+    let journal: EffectJournal
+    private var service: BusService?
+    private var connection: BusConnection?
+    private var signals: PulseSignals?
+    private let finished = DispatchSemaphore(value: 0)
+    private var exitStatus: Int32 = 0
+    private var recovered = false
+    private let output: FileHandle
+
+    public init(options: DaemonOptions) throws {
+        self.options = options
+        loop = try PulseLoop()
+        let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
+        core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
+        journal = try EffectJournal(directory: options.journalDirectory)
+        if let path = options.logFile, path != "-" {
+            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw DaemonError("cannot write the log file \(path)")
+            }
+            handle.seekToEndOfFile()
+            output = handle
+        } else {
+            output = FileHandle.standardOutput
+        }
+        core.observeActions { [unowned self] action in
+            journal.apply(action)
+            log(action)
+        }
+        core.adapter.onReady = { [unowned self] in recoverOnce() }
+        if !options.headless {
+            let connection = try BusConnection(options.bus)
+            connection.attach(to: loop)
+            self.connection = connection
+            let service = BusService(core: core, connection: connection)
+            try service.start()
+            self.service = service
+        }
+        signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT]) { [unowned self] _ in stop() }
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    public func run() -> Int32 {
+        loop.start()
+        loop.perform { [core] in core.start() }
+        finished.wait()
+        loop.stop()
+        connection?.close()
+        return exitStatus
+    }
+
+    /// Undoes every effect, waits for the server to apply that, and ends ``run()``. On the loop thread.
+    public func stop() {
+        core.send(.shutdown)
+        core.adapter.afterPendingCommands { [unowned self] in
+            connection?.flush()
+            finished.signal()
+        }
+    }
+
+    private func recoverOnce() {
+        guard !recovered else { return }
+        recovered = true
+        guard !journal.leftovers.isEmpty else { return }
+        core.adapter.recover(journal.leftovers)
+        core.adapter.afterPendingCommands { [unowned self] in journal.forgetLeftovers() }
+    }
+
+    private func log(_ action: PolicyAction) {
+        let engine = core.engine
+        guard let record = EventLogRecords.record(for: action, app: { engine.sessions[$0]?.appID ?? "" }, at: Date())
+        else { return }
+        let line = options.logFormat == .json ? record.json : record.text
+        output.write(Data((line + "\n").utf8))
+        service?.emitEvent(json: record.json)
+    }
+}
+
+/// A daemon failure, with what to do.
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,98 @@
+import AudioPolicy
+import Foundation
+
+/// The journal of effects in force, in `$XDG_STATE_HOME/audiosession/journal.json`: each entry is
+/// written before its effect is applied and removed once the effect is undone, so that a bridge that
+/// was killed can undo what it left behind on its next start.
+public final class EffectJournal {
+    public let path: String
+    public private(set) var entries: [StreamID: JournalEntry] = [:]
+
+    /// The journal in `directory` (created if needed); entries left by an earlier run are in ``leftovers``.
+    public init(directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/journal.json"
+        leftovers = Self.read(path)
+    }
+
+    /// What an earlier run left in force (it was killed before undoing it).
+    public private(set) var leftovers: [JournalEntry]
+
+    /// The default directory: `$XDG_STATE_HOME/audiosession`, else `~/.local/state/audiosession`.
+    public static var defaultDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        let state = environment["XDG_STATE_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
+        return state + "/audiosession"
+    }
+
+    /// Takes a journal action from the engine and writes the file.
+    public func apply(_ action: PolicyAction) {
+        switch action {
+        case .journalWrite(let entry): entries[entry.stream] = entry
+        case .journalClear(let stream):
+            guard entries.removeValue(forKey: stream) != nil else { return }
+        default: return
+        }
+        write()
+    }
+
+    /// Forgets the leftovers once they have been undone.
+    public func forgetLeftovers() {
+        leftovers = []
+        write()
+    }
+
+    private func write() {
+        let all = leftovers + entries.values.sorted { $0.stream < $1.stream }
+        let text = JSONValue.array(all.map(Self.encode)).serialized + "\n"
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
+        _ = rename(temporary, path)
+    }
+
+    static func encode(_ entry: JournalEntry) -> JSONValue {
+        func levels(_ value: StreamLevels) -> JSONValue {
+            .object([("volume", .array(value.volume.values.map { .int($0) })), ("mute", .bool(value.mute))])
+        }
+        return .object([
+            ("direction", .string(entry.stream.direction.rawValue)), ("index", .int(entry.stream.index)),
+            ("restoreKey", entry.restoreKey.map { .string($0) } ?? .null),
+            ("original", levels(entry.original)), ("applied", levels(entry.applied)),
+        ])
+    }
+
+    static func read(_ path: String) -> [JournalEntry] {
+        guard let data = FileManager.default.contents(atPath: path),
+            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [] }
+        func levels(_ value: Any?) -> StreamLevels? {
+            guard let object = value as? [String: Any], let volume = object["volume"] as? [Int] else { return nil }
+            return StreamLevels(volume: ChannelVolumes(volume.map { UInt32($0) }), mute: object["mute"] as? Bool ?? false)
+        }
+        return list.compactMap { object in
+            guard let direction = (object["direction"] as? String).flatMap(Direction.init(rawValue:)),
+                let index = object["index"] as? Int, let original = levels(object["original"]),
+                let applied = levels(object["applied"])
+            else { return nil }
+            return JournalEntry(stream: StreamID(direction, UInt32(index)), restoreKey: object["restoreKey"] as? String,
+                                original: original, applied: applied)
+        }
+    }
+}
+
+extension ServerAdapter {
+    /// Undoes what an earlier run left in force: every stream that still exists gets its original
+    /// levels back, and the server's memory of each app is repaired.
+    public func recover(_ leftovers: [JournalEntry]) {
+        for entry in leftovers {
+            let why = "recovered from the journal: an earlier bridge stopped without undoing this"
+            if let stream = cache.stream(entry.stream),
+                entry.restoreKey == nil || stream.properties["module-stream-restore.id"] == entry.restoreKey
+            {
+                execute(.setStreamVolume(entry.stream, entry.original.volume, why: why))
+                execute(.setStreamMute(entry.stream, entry.original.mute, why: why))
+            }
+            if let key = entry.restoreKey { execute(.rememberStreamLevels(restoreKey: key, entry.original, why: why)) }
+        }
+    }
+}

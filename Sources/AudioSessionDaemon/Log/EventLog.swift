@@ -1,0 +1,116 @@
+import AudioPolicy
+import AudioSessionModel
+import Foundation
+
+/// One record of the event log: an event name and its fields, in order.
+public struct LogRecord: Sendable {
+    public var timestamp: Date
+    public var event: String
+    public var fields: [(String, JSONValue)]
+
+    /// The record as one JSON object (`ts`, `event`, then the fields).
+    public var json: String {
+        JSONValue.object([("ts", .string(LogRecord.rfc3339(timestamp))), ("event", .string(event))] + fields).serialized
+    }
+
+    /// The record as one line of text for people.
+    public var text: String {
+        ([LogRecord.rfc3339(timestamp), event] + fields.map { "\($0.0)=\($0.1.plain)" }).joined(separator: " ")
+    }
+
+    /// RFC 3339 in UTC with milliseconds.
+    static func rfc3339(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+        return formatter.string(from: date)
+    }
+}
+
+/// Turns the engine's actions into the records of INTERFACES.md's event log.
+public enum EventLogRecords {
+    static func session(_ id: SessionID) -> JSONValue { .string(id.description) }
+
+    static func port(_ port: PortDescription) -> JSONValue {
+        .object([("portType", .string(port.portType.rawValue)), ("portName", .string(port.portName)),
+                 ("uid", .string(port.uid)), ("channels", .array(port.channels.map { .string($0) }))])
+    }
+
+    static func route(_ route: RouteDescription) -> JSONValue {
+        .object([("inputs", .array(route.inputs.map(port))), ("outputs", .array(route.outputs.map(port)))])
+    }
+
+    /// The record an action stands for, if it is one the log keeps. `app` names a session's app.
+    public static func record(for action: PolicyAction, app: (SessionID) -> String, at time: Date) -> LogRecord? {
+        func make(_ event: String, _ fields: [(String, JSONValue)]) -> LogRecord {
+            LogRecord(timestamp: time, event: event, fields: fields)
+        }
+        switch action {
+        case .record(let record): return self.record(record, at: time)
+        case .interruption(let id, let type, let reason, let options, let interrupter):
+            var fields: [(String, JSONValue)] = [
+                ("session", session(id)), ("app", .string(app(id))), ("type", .string(type.rawValue)),
+                ("reason", .string(reason.rawValue)), ("interrupter", interrupter.map { .string($0) } ?? .null),
+            ]
+            if type == .ended { fields.append(("shouldResume", .bool(options.contains(.shouldResume)))) }
+            return make("interruption", fields)
+        case .routeChange(let id, let reason, let previous, let current):
+            return make("route.change", [("session", session(id)), ("app", .string(app(id))),
+                                         ("reason", .string(reason.rawValue)), ("previousRoute", route(previous)),
+                                         ("currentRoute", route(current))])
+        case .secondaryAudioHint(let id, let type):
+            return make("hint.secondary", [("session", session(id)), ("app", .string(app(id))), ("type", .string(type.rawValue))])
+        case .pausePlayer(let id, let why):
+            return make("action", [("action", .string("pause")), ("session", session(id)), ("why", .string(why))])
+        case .playPlayer(let id, let why):
+            return make("action", [("action", .string("play")), ("session", session(id)), ("why", .string(why))])
+        case .setCardProfile(let card, let profile, let why):
+            return make("action", [("action", .string("profile")), ("device", .string("card/\(card)")),
+                                   ("profile", .string(profile)), ("why", .string(why))])
+        default: return nil
+        }
+    }
+
+    static func record(_ record: EventRecord, at time: Date) -> LogRecord {
+        func make(_ event: String, _ fields: [(String, JSONValue)]) -> LogRecord {
+            LogRecord(timestamp: time, event: event, fields: fields)
+        }
+        switch record {
+        case .sessionCreated(let id, let app, let kind, let policy):
+            return make("session.created", [("session", session(id)), ("app", .string(app)), ("kind", .string(kind.rawValue)),
+                                            ("policy", .string(policy))])
+        case .sessionReleased(let id, let app, let kind, let policy):
+            return make("session.released", [("session", session(id)), ("app", .string(app)),
+                                             ("kind", .string(kind.rawValue)), ("policy", .string(policy))])
+        case .sessionCategory(let id, let app, let configuration):
+            return make("session.category", [("session", session(id)), ("app", .string(app)),
+                                             ("category", .string(configuration.category.rawValue)),
+                                             ("mode", .string(configuration.mode.rawValue)),
+                                             ("options", .array(configuration.options.names.map { .string($0) }))])
+        case .sessionActive(let id, let app, let active, let error):
+            return make("session.active", [("session", session(id)), ("app", .string(app)), ("active", .bool(active)),
+                                           ("ok", .bool(error == nil)),
+                                           ("error", error.map { .string($0.code.rawValue) } ?? .null)])
+        case .streamAdded(let stream, let app, let role, let id):
+            return make("stream.added", [("stream", .string(stream.description)), ("app", .string(app)),
+                                         ("role", role.map { .string($0) } ?? .null), ("session", id.map(session) ?? .null)])
+        case .streamRemoved(let stream, let app, let role, let id):
+            return make("stream.removed", [("stream", .string(stream.description)), ("app", .string(app)),
+                                           ("role", role.map { .string($0) } ?? .null), ("session", id.map(session) ?? .null)])
+        case .deviceAdded(let device, let port), .deviceRemoved(let device, let port), .deviceChanged(let device, let port):
+            let event = switch record {
+            case .deviceAdded: "device.added"
+            case .deviceRemoved: "device.removed"
+            default: "device.changed"
+            }
+            return make(event, [("device", .string(device.description)), ("port", .string(port.uid)),
+                                ("portType", .string(port.portType.rawValue))])
+        case .effect(let name, let stream, let id, let why):
+            return make("action", [("action", .string(name)), ("stream", .string(stream.description)),
+                                   ("session", id.map(session) ?? .null), ("why", .string(why))])
+        case .serverLost(let server): return make("server.lost", [("server", .string(server))])
+        case .serverReset(let server): return make("server.reset", [("server", .string(server))])
+        }
+    }
+}

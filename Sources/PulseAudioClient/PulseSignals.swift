@@ -1,0 +1,25 @@
+import CPulse
+
+/// UNIX signals delivered on a ``PulseLoop``'s thread (`pa_signal_init`, `pa_signal_new`).
+public final class PulseSignals: @unchecked Sendable {
+    private let handler: (Int32) -> Void
+    private var events: [OpaquePointer] = []
+
+    /// Delivers `signals` to `handler` on the loop thread. Create it before the loop runs, or on its thread.
+    public init(loop: PulseLoop, signals: [Int32], _ handler: @escaping (Int32) -> Void) {
+        self.handler = handler
+        pa_signal_init(loop.api)
+        for number in signals {
+            if let event = pa_signal_new(number, { _, _, number, userdata in
+                Unmanaged<PulseSignals>.fromOpaque(userdata!).takeUnretainedValue().handler(number)
+            }, Unmanaged.passUnretained(self).toOpaque()) {
+                events.append(event)
+            }
+        }
+    }
+
+    deinit {
+        events.forEach { pa_signal_free($0) }
+        pa_signal_done()
+    }
+}
