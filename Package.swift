@@ -53,9 +53,12 @@ let package = Package(
             ]),
 
         // Private real servers for integration tests.
-        .target(name: "AudioTestHarness", path: "Tests/Harness"),
+        .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(
+            name: "BridgeEndToEndTests",
+            dependencies: ["AudioTestHarness", "DBusKit"]),
         .testTarget(
             name: "ServerIntegrationTests",
             dependencies: ["AudioSessionDaemon", "AudioPolicy", "AudioSessionModel", "PulseAudioClient", "AudioTestHarness"]),

@@ -181,7 +181,9 @@ extension PolicyEngine {
         let previous = session.reportedRoute
         if cause != .categoryChange && route == previous { return }
         if session.routeHold != nil { return }  // reported once the Bluetooth window closes
-        if let settle = session.routeSettleUntil, now < settle, Self.isFollowUp(cause, of: session.routeSettleCause) {
+        if let settle = session.routeSettleUntil, now < settle,
+            Self.isFollowUp(cause) || (cause == .userMove && Self.consolidates(route, previous))
+        {
             session.reportedRoute = route
             sessions[id] = session
             return
@@ -214,12 +216,17 @@ extension PolicyEngine {
 
     /// Changes that the server makes as a consequence of the one just reported (streams landing on
     /// their new device, the default following a removal), which are folded into that report.
-    private static func isFollowUp(_ cause: RouteCause, of opener: RouteCause?) -> Bool {
+    private static func isFollowUp(_ cause: RouteCause) -> Bool {
         switch cause {
         case .streamChange, .defaultChanged, .deviceRemoved(bluetoothAddress: nil): true
-        case .userMove: opener != .userMove  // a second move by the user is news
         default: false
         }
+    }
+
+    /// Whether a move only gathers streams on ports the route already reported (the rest of a
+    /// session's streams following the first one); a move to another port is news.
+    private static func consolidates(_ route: RouteDescription, _ reported: RouteDescription) -> Bool {
+        Set((route.outputs + route.inputs).map(\.uid)).isSubset(of: Set((reported.outputs + reported.inputs).map(\.uid)))
     }
 
     /// Whether a report of this cause opens a window for follow-up changes: only changes that the
@@ -234,7 +241,6 @@ extension PolicyEngine {
         session.reportedRoute = route
         session.lastRouteReport = eventSerial
         session.routeSettleUntil = Self.opensSettleWindow(cause) ? now + settings.routeSettleWindow : nil
-        session.routeSettleCause = cause
         sessions[session.id] = session
         emit(.routeChange(session.id, reason, previous: previous, current: route))
     }

@@ -47,8 +47,6 @@ public struct Session: Hashable, Sendable {
     /// The event serial of the last route report (or of the session's creation).
     var lastRouteReport: UInt64 = 0
     var routeSettleUntil: EngineTime?
-    /// The cause of the report that opened the settle window.
-    var routeSettleCause: RouteCause?
     var routeHold: RouteHold?
     var wasPlayingWhenInterrupted = false
     var pausedPlayer = false

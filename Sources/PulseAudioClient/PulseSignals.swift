@@ -1,4 +1,5 @@
 import CPulse
+import Glibc
 
 /// UNIX signals delivered on a ``PulseLoop``'s thread (`pa_signal_init`, `pa_signal_new`).
 public final class PulseSignals: @unchecked Sendable {
@@ -8,6 +9,11 @@ public final class PulseSignals: @unchecked Sendable {
     /// Delivers `signals` to `handler` on the loop thread. Create it before the loop runs, or on its thread.
     public init(loop: PulseLoop, signals: [Int32], _ handler: @escaping (Int32) -> Void) {
         self.handler = handler
+        // Unblock them in this thread (and so in the loop thread it starts): a parent may have blocked them.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         pa_signal_init(loop.api)
         for number in signals {
             if let event = pa_signal_new(number, { _, _, number, userdata in

@@ -17,7 +17,7 @@ public final class SoundServer: @unchecked Sendable {
     public let runtimeDirectory: String
     /// `unix:…/pulse/native`.
     public var address: String { "unix:\(runtimeDirectory)/pulse/native" }
-    /// The private session bus (PipeWire only).
+    /// The private session bus.
     public private(set) var busAddress: String?
     /// The environment a client of this server needs.
     public private(set) var environment: [String: String]
@@ -31,6 +31,7 @@ public final class SoundServer: @unchecked Sendable {
     /// Starts a server of `kind` and waits until it answers. The watchdog ends everything after
     /// `lifetime`, so that a hung test cannot leave servers behind.
     public init(_ kind: SoundServerKind, lifetime: Duration = .seconds(300)) throws {
+        Self.reapLeftovers()
         self.kind = kind
         root = NSTemporaryDirectory() + "audiosession-\(kind)-\(UUID().uuidString.prefix(8))"
         runtimeDirectory = root + "/run"
@@ -38,6 +39,7 @@ public final class SoundServer: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
+        try "\(getpid())".write(toFile: root + "/owner.pid", atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["HOME"] = root + "/home"
@@ -67,13 +69,25 @@ public final class SoundServer: @unchecked Sendable {
 
     private var logs: String { root + "/logs" }
 
-    private func spawn(_ executable: String, _ arguments: [String]) throws -> TestProcess {
+    /// Starts a process with this server's environment; it is ended at teardown.
+    public func spawn(_ executable: String, _ arguments: [String]) throws -> TestProcess {
         let process = try TestProcess(executable, arguments, environment: environment, logDirectory: logs)
         lock.withLock { processes.append(process) }
+        recordChild(process.pid)
         return process
     }
 
+    /// Starts the private session bus that the bridge and its clients use.
+    private func startBus() throws {
+        let busPath = runtimeDirectory + "/bus"
+        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(busPath)"])
+        try waitUntil("the private session bus") { FileManager.default.fileExists(atPath: busPath) }
+        busAddress = "unix:path=\(busPath)"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+    }
+
     private func startPulseAudio() throws {
+        if busAddress == nil { try startBus() }
         let script = """
             load-module module-native-protocol-unix auth-anonymous=1 socket=\(runtimeDirectory)/pulse/native
             load-module module-null-sink sink_name=speaker sink_properties='device.description=Speaker device.form_factor=internal device.bus=pci'
@@ -93,11 +107,7 @@ public final class SoundServer: @unchecked Sendable {
     }
 
     private func startPipeWire() throws {
-        let busPath = runtimeDirectory + "/bus"
-        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(busPath)"])
-        try waitUntil("the private session bus") { FileManager.default.fileExists(atPath: busPath) }
-        busAddress = "unix:path=\(busPath)"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        try startBus()
         _ = try spawn("pipewire", [])
         try waitUntil("pipewire's socket") { FileManager.default.fileExists(atPath: runtimeDirectory + "/pipewire-0") }
         _ = try spawn("wireplumber", [])
@@ -135,6 +145,35 @@ public final class SoundServer: @unchecked Sendable {
         }
         for process in all { process.stop() }
         try? FileManager.default.removeItem(atPath: root)
+    }
+
+    // MARK: Leftovers of killed test runs
+
+    /// Notes a child's pid, so that a later run can end it if this test process is killed.
+    private func recordChild(_ pid: Int32) {
+        guard let handle = FileHandle(forWritingAtPath: root + "/children.pids") ?? {
+            FileManager.default.createFile(atPath: root + "/children.pids", contents: nil)
+            return FileHandle(forWritingAtPath: root + "/children.pids")
+        }() else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data("\(pid)\n".utf8))
+        try? handle.close()
+    }
+
+    /// Ends the processes of servers whose test process no longer exists, and removes their folders.
+    static func reapLeftovers() {
+        let temporary = NSTemporaryDirectory()
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        for folder in folders where folder.hasPrefix("audiosession-") {
+            let root = temporary + folder
+            guard let owner = (try? String(contentsOfFile: root + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
+                kill(owner, 0) != 0
+            else { continue }
+            let children = ((try? String(contentsOfFile: root + "/children.pids", encoding: .utf8)) ?? "")
+                .split(separator: "\n").compactMap { Int32($0) }
+            for child in children { kill(child, SIGKILL) }
+            try? FileManager.default.removeItem(atPath: root)
+        }
     }
 
     // MARK: Killing and restarting
@@ -234,6 +273,7 @@ public final class SoundServer: @unchecked Sendable {
         arguments.append(record ? "/dev/null" : "/dev/zero")
         let process = try TestProcess("pacat", arguments, environment: environment, logDirectory: logs, name: "pacat-\(appName)")
         lock.withLock { clients.append(process) }
+        recordChild(process.pid)
         return process
     }
 

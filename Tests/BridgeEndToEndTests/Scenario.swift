@@ -1,0 +1,56 @@
+import AudioTestHarness
+import DBusKit
+import Foundation
+
+/// A private sound server and bus with `audiosessiond` running on them, and helpers to drive both.
+final class Scenario: @unchecked Sendable {
+    let server: SoundServer
+    let daemon: BridgeDaemon
+
+    init(_ kind: SoundServerKind) throws {
+        server = try SoundServer(kind)
+        do {
+            daemon = try BridgeDaemon(server: server)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        daemon.terminate()
+        server.stop()
+    }
+
+    /// A new app connection to the bridge.
+    func client() throws -> BusClient { try BusClient(address: server.busAddress!) }
+
+    /// An explicit session, configured and (optionally) active.
+    func session(_ client: BusClient, _ app: String, _ category: String, mode: String = "default", options: [String] = [],
+                 active: Bool = true) throws -> (path: String, token: String) {
+        let session = try client.createSession(app)
+        try client.setCategory(session.path, category, mode: mode, options: options)
+        if active { try client.setActive(session.path, true) }
+        return session
+    }
+
+    /// Plays silence as `app` with a session's token, and waits until the bridge put the stream in that session.
+    @discardableResult
+    func play(_ app: String, token: String, in path: String, observer: BusClient) throws -> ReportedStream {
+        try server.play(app: app, properties: ["audiosession.token": token])
+        let stream = try server.reportedStream(of: app)
+        try waitUntil("\(app)'s stream to join \(path)") { try sessionOfStream(stream.index, observer) == path }
+        return stream
+    }
+
+    /// The session the bridge put a sink-input in, from `Snapshot()`.
+    func sessionOfStream(_ index: UInt32, _ client: BusClient) throws -> String? {
+        let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
+        let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        let streams = snapshot["streams"] as? [[String: Any]] ?? []
+        return streams.first { $0["stream"] as? String == "sink-input/\(index)" }?["session"] as? String
+    }
+
+    func muted(_ stream: ReportedStream) throws -> Bool? { try server.reportedStream(index: stream.index)?.mute }
+    func volume(_ stream: ReportedStream) throws -> [String: UInt32]? { try server.reportedStream(index: stream.index)?.volume }
+}

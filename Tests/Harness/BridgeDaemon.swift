@@ -1,0 +1,62 @@
+import Foundation
+
+/// `audiosessiond` running against a private ``SoundServer`` and its bus, as a separate process.
+public final class BridgeDaemon: @unchecked Sendable {
+    public let server: SoundServer
+    public private(set) var process: TestProcess
+    /// The event log (`--log json`), one record per line.
+    public let logPath: String
+
+    /// Starts the daemon built next to the tests and waits until it owns its bus name.
+    public init(server: SoundServer, arguments: [String] = []) throws {
+        self.server = server
+        logPath = server.root + "/logs/events-\(UUID().uuidString.prefix(6)).jsonl"
+        process = try Self.launch(server, logPath, arguments)
+        try waitUntilServing()
+    }
+
+    /// The directory of the test binary, where SwiftPM also puts the executables.
+    public static var buildDirectory: String {
+        URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().path
+    }
+
+    static func launch(_ server: SoundServer, _ logPath: String, _ arguments: [String]) throws -> TestProcess {
+        try server.spawn(buildDirectory + "/audiosessiond",
+                         ["--server", server.address, "--log", "json", "--log-file", logPath] + arguments)
+    }
+
+    /// Polls the bus until the bridge owns `io.github.audiosession.Bridge1`.
+    public func waitUntilServing() throws {
+        try waitUntil("audiosessiond to own its name", timeout: .seconds(15)) {
+            guard process.isRunning else { throw HarnessError("audiosessiond exited: \(process.output)") }
+            let (status, _) = try TestProcess.run("busctl", ["--address=\(server.busAddress!)", "status", "io.github.audiosession.Bridge1"],
+                                                  environment: server.environment)
+            return status == 0
+        }
+    }
+
+    /// Kills the daemon with SIGKILL (no chance to undo anything).
+    public func kill9() { process.kill9() }
+
+    /// Stops it with SIGTERM and waits for it to exit; returns its exit status.
+    @discardableResult
+    public func terminate() -> Int32 {
+        kill(process.pid, SIGTERM)
+        return process.waitUntilExit()
+    }
+
+    /// Starts it again (same journal, same log).
+    public func restart(arguments: [String] = []) throws {
+        process = try Self.launch(server, logPath, arguments)
+        try waitUntilServing()
+    }
+
+    /// The event-log records so far, parsed.
+    public var records: [[String: Any]] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
