@@ -58,7 +58,8 @@ let package = Package(
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(
             name: "BridgeEndToEndTests",
-            dependencies: ["AudioTestHarness", "DBusKit"]),
+            dependencies: ["AudioTestHarness", "DBusKit"],
+            exclude: ["Clients"]),
         .testTarget(
             name: "ServerIntegrationTests",
             dependencies: ["AudioSessionDaemon", "AudioPolicy", "AudioSessionModel", "PulseAudioClient", "AudioTestHarness"]),

@@ -25,6 +25,7 @@ public final class SoundServer: @unchecked Sendable {
     private var processes: [TestProcess] = []
     private var pulseServer: TestProcess?
     private var clients: [TestProcess] = []
+    private var detached: [Int32] = []
     private var watchdog: DispatchWorkItem?
     private let lock = NSLock()
 
@@ -139,8 +140,9 @@ public final class SoundServer: @unchecked Sendable {
     /// Ends every process and removes the temporary folder. Safe to call more than once.
     public func stop() {
         watchdog?.cancel()
+        for pid in lock.withLock({ detached }) { kill(pid, SIGKILL) }
         let all = lock.withLock { () -> [TestProcess] in
-            defer { processes = []; clients = [] }
+            defer { processes = []; clients = []; detached = [] }
             return (clients + processes).reversed()
         }
         for process in all { process.stop() }
@@ -275,6 +277,23 @@ public final class SoundServer: @unchecked Sendable {
         lock.withLock { clients.append(process) }
         recordChild(process.pid)
         return process
+    }
+
+    /// Starts `pacat` as an app that is not a descendant of the test process (it is re-parented away
+    /// through a shell that exits), so that it joins no session owned by the test by process ancestry.
+    /// Returns its pid; it is killed at teardown.
+    @discardableResult
+    public func playDetached(app appName: String, role: String? = nil) throws -> Int32 {
+        var command = "pacat --playback --raw --format=s16le --rate=48000 --channels=2 --client-name='\(appName)'"
+        if let role { command += " --property=media.role=\(role)" }
+        command += " /dev/zero >'\(logs)/pacat-\(appName).log' 2>&1 & echo $!"
+        let (_, output) = try TestProcess.run("/bin/sh", ["-c", command], environment: environment)
+        guard let pid = Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError("could not start a detached pacat: \(output)")
+        }
+        recordChild(pid)
+        lock.withLock { detached.append(pid) }
+        return pid
     }
 
     /// The sink-inputs (or source-outputs) the server reports, as `pactl --format=json` gives them,
