@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessiond",
             dependencies: [
-                "AudioSessionDaemon", "DBusKit",
+                "AudioSessionDaemon", "AudioSessionIPC", "DBusKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -56,6 +56,7 @@ let package = Package(
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(name: "AudioSessionIPCTests", dependencies: ["AudioSessionIPC", "AudioSessionModel", "DBusKit"]),
         .testTarget(
             name: "BridgeEndToEndTests",
             dependencies: ["AudioTestHarness", "DBusKit"],

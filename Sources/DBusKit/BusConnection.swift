@@ -94,6 +94,27 @@ public final class BusConnection: @unchecked Sendable {
         return BusMessage(taking: reply)
     }
 
+    /// Sends a method call and calls `completion` with its reply on the connection's loop
+    /// (`dbus_connection_send_with_reply`, `dbus_pending_call_set_notify`); an error reply is a failure.
+    public func call(_ message: BusMessage, timeout: Duration = .seconds(25),
+                     completion: @escaping (Result<BusMessage, BusError>) -> Void) {
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        var pending: OpaquePointer?
+        guard dbus_connection_send_with_reply(pointer, message.pointer, &pending, milliseconds) != 0, let pending else {
+            return completion(.failure(.failed("the connection is closed")))
+        }
+        let box = Unmanaged.passRetained(ReplyBox(completion)).toOpaque()
+        dbus_pending_call_set_notify(pending, { pending, userdata in
+            let box = Unmanaged<ReplyBox>.fromOpaque(userdata!).takeUnretainedValue()
+            guard let pending, let raw = dbus_pending_call_steal_reply(pending) else {
+                return box.completion(.failure(.failed("no reply")))
+            }
+            let reply = BusMessage(taking: raw)
+            box.completion(reply.asError.map { .failure($0) } ?? .success(reply))
+        }, box, { Unmanaged<ReplyBox>.fromOpaque($0!).release() })
+        dbus_pending_call_unref(pending)
+    }
+
     /// Closes the connection (`dbus_connection_close`) and stops a dispatch thread. Safe to call twice.
     public func close() {
         guard !stopping else { return }
@@ -112,6 +133,13 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     // MARK: Running
+
+    /// Reads what has arrived and dispatches it to ``onMessage`` now, without waiting
+    /// (`dbus_connection_read_write`, `dbus_connection_dispatch`): for a client that polls.
+    public func dispatchPending() {
+        dbus_connection_read_write(pointer, 0)
+        while dbus_connection_dispatch(pointer) == DBUS_DISPATCH_DATA_REMAINS {}
+    }
 
     /// Runs the connection on its own thread (`dbus_connection_read_write_dispatch`); handlers run there.
     public func startDispatchThread() {
@@ -228,4 +256,10 @@ final class TimeoutBox {
             handle.disarm()
         }
     }
+}
+
+/// Carries an asynchronous call's completion through libdbus's `void *` user data.
+final class ReplyBox {
+    let completion: (Result<BusMessage, BusError>) -> Void
+    init(_ completion: @escaping (Result<BusMessage, BusError>) -> Void) { self.completion = completion }
 }

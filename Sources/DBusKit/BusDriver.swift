@@ -11,6 +11,16 @@ public enum BusDriver {
         return reply.arguments.first?.stringDictionary?["ProcessID"]?.uint32Value
     }
 
+    /// The caller's process id, asynchronously (`GetConnectionCredentials`, `ProcessID`).
+    public static func processID(of busName: String, on connection: BusConnection,
+                                 _ completion: @escaping (UInt32?) -> Void) {
+        connection.call(.methodCall(destination: name, path: path, interface: name,
+                                    member: "GetConnectionCredentials", [.string(busName)]),
+                        timeout: .seconds(5)) { result in
+            completion((try? result.get())?.arguments.first?.stringDictionary?["ProcessID"]?.uint32Value)
+        }
+    }
+
     /// The match rule for `NameOwnerChanged`, to notice connections going away.
     public static let nameOwnerChangedRule =
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"

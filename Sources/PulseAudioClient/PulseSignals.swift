@@ -1,7 +1,8 @@
 import CPulse
 import Glibc
 
-/// UNIX signals delivered on a ``PulseLoop``'s thread (`pa_signal_init`, `pa_signal_new`).
+/// UNIX signals delivered on a ``PulseLoop``'s thread (`pa_signal_init`, `pa_signal_new`), for the
+/// life of the process.
 public final class PulseSignals: @unchecked Sendable {
     private let handler: (Int32) -> Void
     private var events: [OpaquePointer] = []
@@ -24,8 +25,6 @@ public final class PulseSignals: @unchecked Sendable {
         }
     }
 
-    deinit {
-        events.forEach { pa_signal_free($0) }
-        pa_signal_done()
-    }
+    // The handlers stay for the life of the process: libpulse aborts when it cannot restore a
+    // handler that the Swift runtime replaced in the meantime, so they are never freed.
 }

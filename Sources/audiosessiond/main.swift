@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioSessionDaemon
+import AudioSessionIPC
 import DBusKit
 import Foundation
 
@@ -20,8 +21,17 @@ struct AudioSessionDaemonCommand: ParsableCommand {
     @Option(help: "Where the event log goes (a file, or - for stdout).") var logFile: String?
     @Flag(help: "Also log to the systemd journal.") var journald = false
     @Flag(help: "Run without a bus name: observe the server, apply policy sessions, and log.") var headless = false
+    @Option(help: ArgumentHelp("Write the introspection XML of the interfaces into this folder and exit.", visibility: .hidden))
+    var writeInterfaces: String?
 
     func run() throws {
+        if let folder = writeInterfaces {
+            for (name, xml) in [("Bridge1", Introspection.manager), ("Session1", Introspection.session)] {
+                try Introspection.document(xml).write(toFile: "\(folder)/io.github.audiosession.\(name).xml",
+                                                      atomically: true, encoding: .utf8)
+            }
+            return
+        }
         var options = DaemonOptions()
         options.bus = bus == .system ? .system : .session
         options.server = server

@@ -74,6 +74,28 @@ extension BridgeEndToEndTests {
         #expect(try app.property(session.path, "Category") == .string("playback"))
         let listed = try stranger.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
         #expect(listed.contains(.objectPath(session.path)))
+        // A connection may hold 32 sessions; the 33rd is refused.
+        for n in 1..<32 { _ = try app.createSession("app\(n)") }
+        #expect(app.errorName(BusClient.manager, BusClient.bridge, "CreateSession", [.string("one-too-many"), .vardict([])])
+            == "io.github.audiosession.Error.ResourceNotAvailable")
+    }
+
+    @Test("9c. SIGTERM undoes every mute and duck before the bridge exits", arguments: SoundServerKind.allCases)
+    func terminateUndoes(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let app = try scenario.client(), other = try scenario.client()
+        let music = try scenario.session(app, "music", "playback")
+        let song = try scenario.play("music", token: music.token, in: music.path, observer: app)
+        let game = try scenario.session(app, "game", "ambient")
+        let effects = try scenario.play("game", token: game.token, in: game.path, observer: app)
+        _ = try scenario.session(other, "radio", "playback")
+        _ = try scenario.session(other, "navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])
+        try waitUntil("music muted") { try scenario.muted(song) == true }
+        try waitUntil("the game ducked") { try scenario.volume(effects) != ["front-left": 0x10000, "front-right": 0x10000] }
+        #expect(scenario.daemon.terminate() == 0)
+        #expect(try scenario.muted(song) == false)
+        #expect(try scenario.volume(effects) == ["front-left": 0x10000, "front-right": 0x10000])
     }
 
     @Test("9a. the owner's process is killed while its sessions duck and interrupt others: everything is undone",

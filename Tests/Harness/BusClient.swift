@@ -2,7 +2,7 @@ import DBusKit
 import Foundation
 
 /// An app's connection to the bridge, for tests: blocking method calls, and every signal the bridge
-/// sends, recorded in order.
+/// sends, recorded in order (read whenever the signals are asked for).
 public final class BusClient: @unchecked Sendable {
     public static let bridge = "io.github.audiosession.Bridge1"
     public static let manager = "/io/github/audiosession/Bridge1"
@@ -30,7 +30,6 @@ public final class BusClient: @unchecked Sendable {
             return true
         }
         try connection.addMatch("type='signal',sender='\(Self.bridge)'")
-        connection.startDispatchThread()
     }
 
     deinit { connection.close() }
@@ -78,10 +77,16 @@ public final class BusClient: @unchecked Sendable {
     }
 
     /// The signals received so far.
-    public var signals: [BusSignal] { lock.withLock { received } }
+    public var signals: [BusSignal] {
+        connection.dispatchPending()
+        return lock.withLock { received }
+    }
 
     /// Forgets the signals received so far.
-    public func forgetSignals() { lock.withLock { received = [] } }
+    public func forgetSignals() {
+        connection.dispatchPending()
+        lock.withLock { received = [] }
+    }
 
     /// The signals named `member` from `path`.
     public func signals(_ member: String, from path: String) -> [BusSignal] {

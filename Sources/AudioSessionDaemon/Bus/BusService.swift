@@ -132,24 +132,31 @@ public final class BusService {
             return Self.fail(.resourceNotAvailable,
                              "a connection may hold \(BusContract.Limits.sessionsPerConnection) sessions; release one first")
         }
-        let callerPID = (try? BusDriver.processID(of: call.sender, on: connection)).map { Int32(bitPattern: $0) }
-        var ownerPID = callerPID
+        var hintedPID: Int32?
         if let hint = hints["pid"] {
             guard let pid = hint.uint32Value.map({ Int32(bitPattern: $0) }) else {
                 return Self.fail(.badParam, "the pid hint must be a u (uint32)")
             }
-            guard let callerPID, ProcessAncestry.chain(of: pid).dropFirst().contains(callerPID) else {
-                return Self.fail(.accessDenied, "process \(pid) is not a descendant of the caller")
-            }
-            ownerPID = pid
+            hintedPID = pid
         }
         var policyName: String?
         if let hint = hints["policy"] {
             guard let name = hint.stringValue else { return Self.fail(.badParam, "the policy hint must be an s (string)") }
             policyName = name
         }
-        core.send(.createSession(request(call.message), SessionRequest(
-            owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(), policyName: policyName)))
+        // The caller's process comes from the bus, never from the caller's word.
+        BusDriver.processID(of: call.sender, on: connection) { [unowned self] pid in
+            let callerPID = pid.map { Int32(bitPattern: $0) }
+            if let hintedPID {
+                guard let callerPID, ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
+                    return objects.reply(to: call.message, Self.fail(.accessDenied,
+                                                                     "process \(hintedPID) is not a descendant of the caller"))
+                }
+            }
+            core.send(.createSession(request(call.message), SessionRequest(
+                owner: call.sender, ownerPID: hintedPID ?? callerPID, appID: appID, token: Self.newToken(),
+                policyName: policyName)))
+        }
         return .later
     }
 
