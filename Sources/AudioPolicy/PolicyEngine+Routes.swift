@@ -202,7 +202,7 @@ extension PolicyEngine {
                 return
             }
             reason = .oldDeviceUnavailable
-        case .portUnavailable: reason = .oldDeviceUnavailable
+        case .portUnavailable, .orphanLanded: reason = .oldDeviceUnavailable
         case .deviceAdded, .defaultChanged, .userMove, .streamChange, .wake:
             reason = containsFreshPort(route, since: session.lastRouteReport) ? .newDeviceAvailable
                 : .routeConfigurationChange
@@ -218,7 +218,7 @@ extension PolicyEngine {
     /// their new device, the default following a removal), which are folded into that report.
     private static func isFollowUp(_ cause: RouteCause) -> Bool {
         switch cause {
-        case .streamChange, .defaultChanged, .deviceRemoved(bluetoothAddress: nil): true
+        case .streamChange, .defaultChanged, .orphanLanded: true
         default: false
         }
     }

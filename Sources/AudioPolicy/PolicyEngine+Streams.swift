@@ -94,7 +94,7 @@ extension PolicyEngine {
             streams[info.id]?.deviceLost = false
             if expected?.device == info.device { streams[info.id]?.expectedMove = nil }
             if let sessionID = old.session {
-                let cause: RouteCause = old.deviceLost ? .deviceRemoved(bluetoothAddress: nil)
+                let cause: RouteCause = old.deviceLost ? .orphanLanded
                     : expected?.device == info.device ? expected!.cause : .userMove
                 reportRoute(of: sessionID, cause: cause)
             }

@@ -96,6 +96,8 @@ public struct Session: Hashable, Sendable {
 /// Why the engine is looking at routes again.
 enum RouteCause: Hashable, Sendable {
     case deviceRemoved(bluetoothAddress: String?)
+    /// A stream whose device vanished landed where the server moved it.
+    case orphanLanded
     case portUnavailable
     case deviceAdded
     case categoryChange

@@ -39,16 +39,19 @@ final class Scenario: @unchecked Sendable {
     func play(_ app: String, token: String, in path: String, observer: BusClient) throws -> ReportedStream {
         try server.play(app: app, properties: ["audiosession.token": token])
         let stream = try server.reportedStream(of: app)
-        try waitUntil("\(app)'s stream to join \(path)") { try sessionOfStream(stream.index, observer) == path }
+        try waitUntil("\(app)'s stream to join \(path) and play") {
+            let seen = try bridgeView(of: stream.index, observer)
+            return seen?["session"] as? String == path && seen?["corked"] as? Bool == false
+        }
         return stream
     }
 
-    /// The session the bridge put a sink-input in, from `Snapshot()`.
-    func sessionOfStream(_ index: UInt32, _ client: BusClient) throws -> String? {
+    /// The bridge's view of a sink-input, from `Snapshot()`.
+    func bridgeView(of index: UInt32, _ client: BusClient) throws -> [String: Any]? {
         let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
         let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
         let streams = snapshot["streams"] as? [[String: Any]] ?? []
-        return streams.first { $0["stream"] as? String == "sink-input/\(index)" }?["session"] as? String
+        return streams.first { $0["stream"] as? String == "sink-input/\(index)" }
     }
 
     func muted(_ stream: ReportedStream) throws -> Bool? { try server.reportedStream(index: stream.index)?.mute }
