@@ -115,9 +115,11 @@ struct BridgeEndToEndTests {
         defer { scenario.stop() }
         let app = try scenario.client()
         let modules = try scenario.server.plug(.wiredHeadphones)
-        try scenario.server.pactl(["set-default-sink", "headphones"])
         let music = try scenario.session(app, "music", "playback")
         let stream = try scenario.play("music", token: music.token, in: music.path, observer: app)
+        // The user sends the music to the headphones (the default stays the speaker, so that the
+        // server has no reason of its own to move the stream later).
+        try scenario.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
         try waitUntil("the stream on the headphones") {
             try scenario.server.reportedStream(index: stream.index)?.device == scenario.server.deviceIndex(named: "headphones")
         }

@@ -103,28 +103,29 @@ struct ServerAdapterTests {
         try bridge.server.play(app: "music", properties: ["audiosession.token": "music-token"], device: "speaker")
         let stream = try bridge.stream(of: "music")
         try waitUntil("the stream to join its session") { bridge.engine.session(of: stream) == music }
+
+        // The user moves the stream to the headphones and back.
         bridge.forget()
-
-        try bridge.server.pactl(["set-default-sink", "headphones"])
-        try waitUntil("the engine to see the new default") { bridge.engine.defaultDeviceName[.output] == "headphones" }
-        try waitUntil("a route change for the session that uses the default") { !bridge.routeChanges(idle).isEmpty }
-        #expect(bridge.routeChanges(idle).first?.reason == .routeConfigurationChange)
-        #expect(bridge.routeChanges(idle).first?.previous.outputs.map(\.uid) == ["speaker"])
-        #expect(bridge.engine.currentRoute(of: idle).outputs.map(\.portType) == [.headphones])
-
-        // The user moves the music stream to the headphones (if the server did not already).
-        if bridge.engine.streamInfos[stream]?.device != headphones.id {
-            bridge.forget()
-            try bridge.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
-            try waitUntil("a route change after moving the stream to the headphones") { !bridge.routeChanges(music).isEmpty }
-            #expect(bridge.routeChanges(music).first?.reason == .routeConfigurationChange)
-        }
+        try bridge.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
+        try waitUntil("a route change after moving the stream to the headphones") { !bridge.routeChanges(music).isEmpty }
+        #expect(bridge.routeChanges(music).map(\.reason) == [.routeConfigurationChange])
+        #expect(bridge.routeChanges(music).first?.previous.outputs.map(\.uid) == ["speaker"])
         bridge.forget()
         try bridge.server.pactl(["move-sink-input", "\(stream.index)", "speaker"])
         try waitUntil("a route change after moving the stream back to the speaker") { !bridge.routeChanges(music).isEmpty }
         #expect(bridge.routeChanges(music).map(\.reason) == [.routeConfigurationChange])
         #expect(bridge.routeChanges(music).first?.previous.outputs.map(\.portType) == [.headphones])
         #expect(bridge.engine.currentRoute(of: music).outputs.map(\.uid) == ["speaker"])
+
+        // The user changes the default: the session that has no stream follows it.
+        bridge.forget()
+        try bridge.server.pactl(["set-default-sink", "headphones"])
+        try waitUntil("the engine to see the new default") { bridge.engine.defaultDeviceName[.output] == "headphones" }
+        try waitUntil("a route change for the session that uses the default") { !bridge.routeChanges(idle).isEmpty }
+        #expect(bridge.routeChanges(idle).first?.reason == .routeConfigurationChange)
+        #expect(bridge.routeChanges(idle).first?.previous.outputs.map(\.uid) == ["speaker"])
+        #expect(bridge.engine.currentRoute(of: idle).outputs.map(\.portType) == [.headphones])
+        _ = headphones
     }
 
     @Test("killing the server gives lost; restarting it gives reset within 2 s", arguments: SoundServerKind.allCases)
