@@ -85,14 +85,11 @@ extension BridgeEndToEndTests {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let app = try scenario.client(), other = try scenario.client()
-        let music = try scenario.session(app, "music", "playback")
-        let song = try scenario.play("music", token: music.token, in: music.path, observer: app)
-        let game = try scenario.session(app, "game", "ambient")
-        let effects = try scenario.play("game", token: game.token, in: game.path, observer: app)
+        let (_, song, effects) = try scenario.musicAndGame(app, gameVolume: 0x10000)
         _ = try scenario.session(other, "radio", "playback")
         _ = try scenario.session(other, "navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])
         try waitUntil("music muted") { try scenario.muted(song) == true }
-        try waitUntil("the game ducked") { try scenario.volume(effects) != ["front-left": 0x10000, "front-right": 0x10000] }
+        try waitUntil("the game ducked") { try scenario.volume(effects) == ["front-left": 0x10000 / 5, "front-right": 0x10000 / 5] }
         #expect(scenario.daemon.terminate() == 0)
         #expect(try scenario.muted(song) == false)
         #expect(try scenario.volume(effects) == ["front-left": 0x10000, "front-right": 0x10000])
@@ -104,12 +101,7 @@ extension BridgeEndToEndTests {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let app = try scenario.client()
-        let music = try scenario.session(app, "music", "playback")
-        let song = try scenario.play("music", token: music.token, in: music.path, observer: app)
-        let game = try scenario.session(app, "game", "ambient")
-        let effects = try scenario.play("game", token: game.token, in: game.path, observer: app)
-        try scenario.server.pactl(["set-sink-input-volume", "\(effects.index)", "\(0xA000)"])
-        try waitUntil("the user's volume") { try scenario.volume(effects) == ["front-left": 0xA000, "front-right": 0xA000] }
+        let (music, song, effects) = try scenario.musicAndGame(app, gameVolume: 0xA000)
         let owner = try scenario.server.spawn(
             BridgeEndToEndTests.clientScript("session_owner.py"),
             ["radio", "playback", "default", "", "navigation", "playback", "voicePrompt", "duckOthers"])
@@ -130,12 +122,7 @@ extension BridgeEndToEndTests {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let app = try scenario.client()
-        let music = try scenario.session(app, "music", "playback")
-        let song = try scenario.play("music", token: music.token, in: music.path, observer: app)
-        let game = try scenario.session(app, "game", "ambient")
-        let effects = try scenario.play("game", token: game.token, in: game.path, observer: app)
-        try scenario.server.pactl(["set-sink-input-volume", "\(effects.index)", "\(0xA000)"])
-        try waitUntil("the user's volume") { try scenario.volume(effects) == ["front-left": 0xA000, "front-right": 0xA000] }
+        let (_, song, effects) = try scenario.musicAndGame(app, gameVolume: 0xA000)
         let other = try scenario.client()
         _ = try scenario.session(other, "radio", "playback")
         _ = try scenario.session(other, "navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])

@@ -46,6 +46,20 @@ final class Scenario: @unchecked Sendable {
         return stream
     }
 
+    /// A playing music session (playback) and a playing game (ambient) whose stream the user set to
+    /// `gameVolume`, both of `app`.
+    func musicAndGame(_ app: BusClient, gameVolume: UInt32) throws
+        -> (music: (path: String, token: String), song: ReportedStream, effects: ReportedStream)
+    {
+        let music = try session(app, "music", "playback")
+        let song = try play("music", token: music.token, in: music.path, observer: app)
+        let game = try session(app, "game", "ambient")
+        let effects = try play("game", token: game.token, in: game.path, observer: app)
+        try server.pactl(["set-sink-input-volume", "\(effects.index)", "\(gameVolume)"])
+        try waitUntil("the user's volume") { try volume(effects) == ["front-left": gameVolume, "front-right": gameVolume] }
+        return (music, song, effects)
+    }
+
     /// The bridge's view of a sink-input, from `Snapshot()`.
     func bridgeView(of index: UInt32, _ client: BusClient) throws -> [String: Any]? {
         let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"

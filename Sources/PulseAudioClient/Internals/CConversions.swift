@@ -57,40 +57,26 @@ enum CConversion {
         return result
     }
 
-    static func port(name: UnsafePointer<CChar>?, description: UnsafePointer<CChar>?, priority: UInt32,
-                     available: Int32, type: UInt32) -> PulsePort {
-        PulsePort(name: string(name) ?? "", description: string(description) ?? "", priority: priority,
-                  available: available, type: type)
-    }
-
-    static func device(sink info: pa_sink_info) -> PulseDevice {
+    /// A sink or source, from either C structure.
+    static func device<Info: CDeviceInfo>(_ info: Info, isSink: Bool, monitorOfSink: UInt32?) -> PulseDevice {
         var ports: [PulsePort] = []
         for i in 0..<Int(info.n_ports) {
             guard let p = info.ports?[i]?.pointee else { continue }
-            ports.append(port(name: p.name, description: p.description, priority: p.priority, available: p.available,
-                              type: p.type))
+            ports.append(PulsePort(name: string(p.name) ?? "", description: string(p.description) ?? "",
+                                   priority: p.priority, available: p.available, type: p.type))
         }
         return PulseDevice(
-            isSink: true, index: info.index, name: string(info.name) ?? "", description: string(info.description) ?? "",
+            isSink: isSink, index: info.index, name: string(info.name) ?? "", description: string(info.description) ?? "",
             ports: ports, activePortName: string(info.active_port?.pointee.name), volume: volume(info.volume),
             mute: info.mute != 0, sampleRate: info.sample_spec.rate, channelNames: channelNames(info.channel_map),
             latency: info.latency, configuredLatency: info.configured_latency, properties: properties(info.proplist),
-            card: index(info.card), monitorOfSink: nil, ownerModule: index(info.owner_module))
+            card: index(info.card), monitorOfSink: monitorOfSink, ownerModule: index(info.owner_module))
     }
+
+    static func device(sink info: pa_sink_info) -> PulseDevice { device(info, isSink: true, monitorOfSink: nil) }
 
     static func device(source info: pa_source_info) -> PulseDevice {
-        var ports: [PulsePort] = []
-        for i in 0..<Int(info.n_ports) {
-            guard let p = info.ports?[i]?.pointee else { continue }
-            ports.append(port(name: p.name, description: p.description, priority: p.priority, available: p.available,
-                              type: p.type))
-        }
-        return PulseDevice(
-            isSink: false, index: info.index, name: string(info.name) ?? "", description: string(info.description) ?? "",
-            ports: ports, activePortName: string(info.active_port?.pointee.name), volume: volume(info.volume),
-            mute: info.mute != 0, sampleRate: info.sample_spec.rate, channelNames: channelNames(info.channel_map),
-            latency: info.latency, configuredLatency: info.configured_latency, properties: properties(info.proplist),
-            card: index(info.card), monitorOfSink: index(info.monitor_of_sink), ownerModule: index(info.owner_module))
+        device(info, isSink: false, monitorOfSink: index(info.monitor_of_sink))
     }
 
     static func stream(sinkInput info: pa_sink_input_info) -> PulseStream {
@@ -133,3 +119,37 @@ enum CConversion {
                           volume: volume(info.volume), device: string(info.device), mute: info.mute != 0)
     }
 }
+
+/// The fields `pa_sink_port_info` and `pa_source_port_info` share.
+protocol CPortInfo {
+    var name: UnsafePointer<CChar>! { get }
+    var description: UnsafePointer<CChar>! { get }
+    var priority: UInt32 { get }
+    var available: Int32 { get }
+    var type: UInt32 { get }
+}
+
+/// The fields `pa_sink_info` and `pa_source_info` share.
+protocol CDeviceInfo {
+    associatedtype Port: CPortInfo
+    var name: UnsafePointer<CChar>! { get }
+    var index: UInt32 { get }
+    var description: UnsafePointer<CChar>! { get }
+    var sample_spec: pa_sample_spec { get }
+    var channel_map: pa_channel_map { get }
+    var owner_module: UInt32 { get }
+    var volume: pa_cvolume { get }
+    var mute: Int32 { get }
+    var latency: pa_usec_t { get }
+    var proplist: OpaquePointer! { get }
+    var configured_latency: pa_usec_t { get }
+    var card: UInt32 { get }
+    var n_ports: UInt32 { get }
+    var ports: UnsafeMutablePointer<UnsafeMutablePointer<Port>?>! { get }
+    var active_port: UnsafeMutablePointer<Port>! { get }
+}
+
+extension pa_sink_port_info: CPortInfo {}
+extension pa_source_port_info: CPortInfo {}
+extension pa_sink_info: CDeviceInfo {}
+extension pa_source_info: CDeviceInfo {}
