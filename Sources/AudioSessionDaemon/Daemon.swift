@@ -43,7 +43,7 @@ public final class Daemon: @unchecked Sendable {
         core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
         journal = try EffectJournal(directory: options.journalDirectory)
         if let path = options.logFile, path != "-" {
-            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: path) else {
                 throw DaemonError("cannot write the log file \(path)")
             }

@@ -154,7 +154,7 @@ public final class SoundServer: @unchecked Sendable {
     /// Notes a child's pid, so that a later run can end it if this test process is killed.
     private func recordChild(_ pid: Int32) {
         guard let handle = FileHandle(forWritingAtPath: root + "/children.pids") ?? {
-            FileManager.default.createFile(atPath: root + "/children.pids", contents: nil)
+            _ = FileManager.default.createFile(atPath: root + "/children.pids", contents: nil)
             return FileHandle(forWritingAtPath: root + "/children.pids")
         }() else { return }
         handle.seekToEndOfFile()

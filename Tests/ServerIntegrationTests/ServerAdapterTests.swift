@@ -182,13 +182,13 @@ struct PulseContextTests {
         loop.perform {
             let context = try! PulseContext(loop: loop, name: "stream-test")
             contextBox.append(context)
-            streamBox.append(context.changes())
             context.onStateChange = { state in
                 if state == .ready { context.subscribe { _ in subscribed.append(true) } }
             }
+            streamBox.append(context.changes())
             try! context.connect(server: server.address)
         }
-        try await waitUntil("the subscription") { !subscribed.items.isEmpty }
+        try waitUntil("the subscription") { !subscribed.items.isEmpty }
         let module = try server.addSink(name: "extra", description: "Extra", properties: ["device.form_factor": "speaker"])
         var seen: [PulseChange] = []
         for await change in streamBox.items[0] {

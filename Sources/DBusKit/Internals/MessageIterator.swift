@@ -15,7 +15,7 @@ enum MessageIterator {
 
     static func read(_ iter: inout DBusMessageIter) -> BusValue? {
         let type = dbus_message_iter_get_arg_type(&iter)
-        func basic<T>(_ zero: T) -> T {
+        func basic<T: BitwiseCopyable>(_ zero: T) -> T {
             var value = zero
             dbus_message_iter_get_basic(&iter, &value)
             return value
@@ -82,7 +82,7 @@ enum MessageIterator {
     /// `dbus_message_iter_close_container`).
     @discardableResult
     static func append(_ value: BusValue, to iter: inout DBusMessageIter) -> Bool {
-        func basic<T>(_ type: Int32, _ value: T) -> Bool {
+        func basic<T: BitwiseCopyable>(_ type: Int32, _ value: T) -> Bool {
             var copy = value
             return dbus_message_iter_append_basic(&iter, type, &copy) != 0
         }
