@@ -56,6 +56,7 @@ let package = Package(
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionIPCTests", dependencies: ["AudioSessionIPC", "AudioSessionModel", "DBusKit"]),
         .testTarget(
             name: "BridgeEndToEndTests",

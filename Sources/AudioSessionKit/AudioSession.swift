@@ -1,14 +1,342 @@
 import AudioSessionIPC
-import AudioSessionModel
+@_exported import AudioSessionModel
+import DBusKit
+import Foundation
 
-/// The app-facing library, shaped like `AVAudioSession`: code written for AVAudioSession ports by
-/// renaming `AVAudioSession` to `AudioSession`. It talks D-Bus only and never links libpulse.
-public final class AudioSession: Sendable {
+/// The app's audio session, shaped like `AVAudioSession`: code written for AVAudioSession ports by
+/// renaming `AVAudioSession` to `AudioSession`. It talks to the bridge over D-Bus only.
+///
+/// The session is created on the bridge at first use and belongs to this process's connection. If
+/// the bridge restarts, the library creates it again, applies the category, mode, options,
+/// preferences and activation it had, and posts ``mediaServicesWereResetNotification``.
+public final class AudioSession: @unchecked Sendable {
     /// The app's session.
-    public static let shared = AudioSession()
+    public static let shared = AudioSession(bus: .session, appID: ProcessInfo.processInfo.processName)
 
     /// The app's session (Apple's spelling).
     public static func sharedInstance() -> AudioSession { shared }
 
-    private init() {}
+    /// What the app asked for, applied again after a restart of the bridge.
+    private struct Desired {
+        var configuration = SessionConfiguration.initial
+        var active = false
+        var preferredSampleRate: Double?
+        var preferredIOBufferDuration: Double?
+        var preferredInput: String?
+        var portOverride = PortOverride.none
+        var prefersNoInterruptionsFromSystemAlerts = false
+    }
+
+    let appID: String
+    private let link: BridgeLink
+    /// Guards the state below; never held across a call to the bridge.
+    private let lock = NSRecursiveLock()
+    /// Serialises the creation of the session on the bridge.
+    private let creation = NSLock()
+    private var desired = Desired()
+    private var sessionPath: String?
+    private var token: String?
+    private var lostBridge = false
+    private let notifications = DispatchQueue(label: "io.github.audiosession.notifications")
+    private var interruptionContinuations: [UUID: AsyncStream<Interruption>.Continuation] = [:]
+    private var routeContinuations: [UUID: AsyncStream<RouteChange>.Continuation] = [:]
+    private var hintContinuations: [UUID: AsyncStream<SilenceSecondaryAudioHintType>.Continuation] = [:]
+    private var mediaContinuations: [UUID: AsyncStream<MediaServicesEvent>.Continuation] = [:]
+
+    /// A session on a given bus, for apps that are not the process's main one (and for tests).
+    public convenience init(busAddress: String, appID: String) {
+        self.init(bus: .address(busAddress), appID: appID)
+    }
+
+    init(bus: BusConnection.Address, appID: String) {
+        self.appID = appID
+        link = BridgeLink(address: bus)
+        link.onSignal = { [unowned self] message in self.signal(message) }
+        link.onBridgePresence = { [unowned self] present in self.bridgePresence(present) }
+        link.start()
+    }
+
+    // MARK: Calls
+
+    private func call(_ member: String, _ arguments: [BusValue] = []) throws(AudioSessionError) -> [BusValue] {
+        try link.call(try ensureSession(), BusContract.sessionInterface, member, arguments)
+    }
+
+    /// The session's object path, creating the session (and applying what was asked) if needed.
+    private func ensureSession() throws(AudioSessionError) -> String {
+        // One creator at a time; the state lock is never held across a call, because the library's
+        // loop thread takes it to deliver signals while a call waits for its reply.
+        creation.lock()
+        defer { creation.unlock() }
+        if let path = lock.withLock({ sessionPath }) { return path }
+        let reply = try link.call(BusContract.managerPath, BusContract.managerInterface, "CreateSession",
+                                  [.string(appID), .vardict([])])
+        guard let path = reply.first?.stringValue, let token = reply.last?.stringValue else {
+            throw AudioSessionError(.unspecified, "the bridge answered CreateSession with \(reply)")
+        }
+        lock.withLock {
+            sessionPath = path
+            self.token = token
+        }
+        do {
+            try applyDesired(path)
+        } catch {
+            lock.withLock { sessionPath = nil }
+            throw error
+        }
+        return path
+    }
+
+    /// Applies what the app asked for to a new session (after the bridge restarted).
+    private func applyDesired(_ path: String) throws(AudioSessionError) {
+        let interface = BusContract.sessionInterface
+        let wanted = lock.withLock { desired }
+        if wanted.configuration != .initial {
+            let c = wanted.configuration
+            _ = try link.call(path, interface, "SetCategory",
+                              [.string(c.category.rawValue), .string(c.mode.rawValue), .strings(c.options.names)])
+        }
+        if let rate = wanted.preferredSampleRate { _ = try link.call(path, interface, "SetPreferredSampleRate", [.double(rate)]) }
+        if let duration = wanted.preferredIOBufferDuration {
+            _ = try link.call(path, interface, "SetPreferredIOBufferDuration", [.double(duration)])
+        }
+        if let uid = wanted.preferredInput { _ = try link.call(path, interface, "SetPreferredInput", [.string(uid)]) }
+        if wanted.portOverride == .speaker { _ = try link.call(path, interface, "OverrideOutputAudioPort", [.string("speaker")]) }
+        if wanted.prefersNoInterruptionsFromSystemAlerts {
+            _ = try link.call(path, interface, "SetPrefersNoInterruptionsFromSystemAlerts", [.bool(true)])
+        }
+        if wanted.active { _ = try link.call(path, interface, "SetActive", [.bool(true), .strings([])]) }
+    }
+
+    private func property(_ name: String) -> BusValue? {
+        guard let path = try? ensureSession(),
+            let reply = try? link.call(path, "org.freedesktop.DBus.Properties", "Get",
+                                       [.string(BusContract.sessionInterface), .string(name)])
+        else { return nil }
+        if case .variant(let value) = reply.first { return value }
+        return reply.first
+    }
+
+    private func update(_ change: (inout Desired) -> Void) {
+        lock.lock()
+        change(&desired)
+        lock.unlock()
+    }
+
+    // MARK: Category, mode, activation
+
+    /// Sets the category, mode and options together.
+    public func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+        let configuration = try SessionConfiguration(category: category, mode: mode, options: options)
+        _ = try call("SetCategory", [.string(category.rawValue), .string(mode.rawValue), .strings(options.names)])
+        update { $0.configuration = configuration }
+    }
+
+    /// Sets the category and options, keeping the mode if the category allows it.
+    public func setCategory(_ category: Category, options: CategoryOptions = []) throws {
+        let mode = self.mode.allowedCategories.contains(category) ? self.mode : .default
+        try setCategory(category, mode: mode, options: options)
+    }
+
+    /// Sets the mode, keeping the category and options.
+    public func setMode(_ mode: Mode) throws {
+        let current = lock.withLock { desired.configuration }
+        try setCategory(current.category, mode: mode, options: current.options.subtracting(current.mode.impliedOptions))
+    }
+
+    /// Activates or deactivates the session.
+    public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
+        _ = try call("SetActive", [.bool(active), .strings(options.names)])
+        update { $0.active = active }
+    }
+
+    public var category: Category { lock.withLock { desired.configuration.category } }
+    public var mode: Mode { lock.withLock { desired.configuration.mode } }
+    public var categoryOptions: CategoryOptions { lock.withLock { desired.configuration.options } }
+
+    /// The token to give the app's own sound-server streams (`audiosession.token`), so that they join
+    /// this session even when another process plays them.
+    public var streamToken: String? {
+        _ = try? ensureSession()
+        return lock.withLock { token }
+    }
+
+    // MARK: Routes and hardware
+
+    public var currentRoute: AudioSessionRouteDescription {
+        AudioSessionRouteDescription(property("CurrentRoute").flatMap(Codec.decodeRoute) ?? .empty)
+    }
+
+    public var availableInputs: [AudioSessionPortDescription]? {
+        property("AvailableInputs")?.arrayItems?.compactMap(Codec.decodePort).map(AudioSessionPortDescription.init)
+    }
+
+    public var isOtherAudioPlaying: Bool { property("IsOtherAudioPlaying")?.boolValue ?? false }
+    public var secondaryAudioShouldBeSilencedHint: Bool { property("SecondaryAudioShouldBeSilencedHint")?.boolValue ?? false }
+    public var sampleRate: Double { property("SampleRate")?.doubleValue ?? 0 }
+    public var preferredSampleRate: Double { property("PreferredSampleRate")?.doubleValue ?? 0 }
+    public var ioBufferDuration: TimeInterval { property("IOBufferDuration")?.doubleValue ?? 0 }
+    public var preferredIOBufferDuration: TimeInterval { property("PreferredIOBufferDuration")?.doubleValue ?? 0 }
+    public var outputLatency: TimeInterval { property("OutputLatency")?.doubleValue ?? 0 }
+    public var inputLatency: TimeInterval { property("InputLatency")?.doubleValue ?? 0 }
+    public var outputVolume: Float { Float(property("OutputVolume")?.doubleValue ?? 0) }
+    public var outputNumberOfChannels: Int { Int(property("OutputNumberOfChannels")?.int32Value ?? 0) }
+    public var inputNumberOfChannels: Int { Int(property("InputNumberOfChannels")?.int32Value ?? 0) }
+    public var prefersNoInterruptionsFromSystemAlerts: Bool {
+        property("PrefersNoInterruptionsFromSystemAlerts")?.boolValue ?? false
+    }
+
+    public func setPreferredSampleRate(_ sampleRate: Double) throws {
+        _ = try call("SetPreferredSampleRate", [.double(sampleRate)])
+        update { $0.preferredSampleRate = sampleRate }
+    }
+
+    public func setPreferredIOBufferDuration(_ duration: TimeInterval) throws {
+        _ = try call("SetPreferredIOBufferDuration", [.double(duration)])
+        update { $0.preferredIOBufferDuration = duration }
+    }
+
+    /// Prefers an input (one of ``availableInputs``), or none.
+    public func setPreferredInput(_ input: AudioSessionPortDescription?) throws {
+        _ = try call("SetPreferredInput", [.string(input?.uid ?? "")])
+        update { $0.preferredInput = input?.uid }
+    }
+
+    public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
+        _ = try call("OverrideOutputAudioPort", [.string(portOverride == .speaker ? "speaker" : "none")])
+        update { $0.portOverride = portOverride }
+    }
+
+    public func setPrefersNoInterruptionsFromSystemAlerts(_ inValue: Bool) throws {
+        _ = try call("SetPrefersNoInterruptionsFromSystemAlerts", [.bool(inValue)])
+        update { $0.prefersNoInterruptionsFromSystemAlerts = inValue }
+    }
+
+    // MARK: Typed events
+
+    /// Interruptions, as they happen.
+    public func interruptions() -> AsyncStream<Interruption> {
+        stream { self.interruptionContinuations[$0] = $1 } remove: { self.interruptionContinuations[$0] = nil }
+    }
+
+    /// Route changes, as they happen.
+    public func routeChanges() -> AsyncStream<RouteChange> {
+        stream { self.routeContinuations[$0] = $1 } remove: { self.routeContinuations[$0] = nil }
+    }
+
+    /// Secondary-audio hints, as they happen.
+    public func silenceSecondaryAudioHints() -> AsyncStream<SilenceSecondaryAudioHintType> {
+        stream { self.hintContinuations[$0] = $1 } remove: { self.hintContinuations[$0] = nil }
+    }
+
+    /// Losses and resets of media services, as they happen.
+    public func mediaServicesEvents() -> AsyncStream<MediaServicesEvent> {
+        stream { self.mediaContinuations[$0] = $1 } remove: { self.mediaContinuations[$0] = nil }
+    }
+
+    private func stream<T>(_ add: @escaping (UUID, AsyncStream<T>.Continuation) -> Void,
+                           remove: @escaping @Sendable (UUID) -> Void) -> AsyncStream<T> {
+        let (stream, continuation) = AsyncStream<T>.makeStream()
+        let id = UUID()
+        lock.withLock { add(id, continuation) }
+        continuation.onTermination = { [weak self] _ in self?.lock.withLock { remove(id) } }
+        return stream
+    }
+
+    // MARK: What the bridge says
+
+    /// Posts a notification with the session as object, on the library's notification queue.
+    private func post(_ name: Notification.Name, _ userInfo: [AnyHashable: Any]? = nil) {
+        let info = userInfo.map(UserInfo.init)
+        notifications.async { [self] in
+            NotificationCenter.default.post(name: name, object: self, userInfo: info?.value)
+        }
+    }
+
+    private struct UserInfo: @unchecked Sendable {
+        let value: [AnyHashable: Any]
+        init(_ value: [AnyHashable: Any]) { self.value = value }
+    }
+
+    private func signal(_ message: BusMessage) {
+        guard message.path == lock.withLock({ sessionPath }), message.interface == BusContract.sessionInterface,
+            let member = message.member
+        else { return }
+        let arguments = message.arguments
+        switch member {
+        case "Interruption":
+            guard let type = arguments.first?.stringValue.flatMap(AudioSessionModel.InterruptionType.init(rawValue:)),
+                let info = arguments.last?.stringDictionary
+            else { return }
+            let options = (try? InterruptionOptions.parse(info["options"]?.stringArray ?? [])) ?? []
+            let reason = info["reason"]?.stringValue.flatMap(AudioSessionModel.InterruptionReason.init(rawValue:)) ?? .default
+            let event = Interruption(type: InterruptionType(type), options: options, reason: InterruptionReason(reason),
+                                     interrupter: info["interrupter"]?.stringValue)
+            if type == .began { update { $0.active = false } }
+            var userInfo: [AnyHashable: Any] = [AudioSessionInterruptionTypeKey: event.type.rawValue,
+                                                AudioSessionInterruptionReasonKey: event.reason.rawValue]
+            if type == .ended { userInfo[AudioSessionInterruptionOptionKey] = options.rawValue }
+            post(Self.interruptionNotification, userInfo)
+            lock.withLock { interruptionContinuations.values.forEach { $0.yield(event) } }
+        case "RouteChange":
+            guard let reason = arguments.first?.stringValue.flatMap(AudioSessionModel.RouteChangeReason.init(rawValue:)),
+                let previous = arguments.last.flatMap(Codec.decodeRoute)
+            else { return }
+            let event = RouteChange(reason: RouteChangeReason(reason), previousRoute: AudioSessionRouteDescription(previous))
+            post(Self.routeChangeNotification, [AudioSessionRouteChangeReasonKey: event.reason.rawValue,
+                                               AudioSessionRouteChangePreviousRouteKey: event.previousRoute])
+            lock.withLock { routeContinuations.values.forEach { $0.yield(event) } }
+        case "SilenceSecondaryAudioHint":
+            let type: SilenceSecondaryAudioHintType = arguments.first?.stringValue == "begin" ? .begin : .end
+            post(Self.silenceSecondaryAudioHintNotification, [AudioSessionSilenceSecondaryAudioHintTypeKey: type.rawValue])
+            lock.withLock { hintContinuations.values.forEach { $0.yield(type) } }
+        case "MediaServicesWereLost":
+            mediaServices(.lost)
+        case "MediaServicesWereReset":
+            // The sound server came back; the session is still there but inactive: activate it again.
+            notifications.async { [self] in
+                if lock.withLock({ desired.active }), let path = try? ensureSession() {
+                    _ = try? link.call(path, BusContract.sessionInterface, "SetActive", [.bool(true), .strings([])])
+                }
+            }
+            mediaServices(.reset)
+        default:
+            break
+        }
+    }
+
+    private func mediaServices(_ event: MediaServicesEvent) {
+        post(event == .lost ? Self.mediaServicesWereLostNotification : Self.mediaServicesWereResetNotification)
+        lock.withLock { mediaContinuations.values.forEach { $0.yield(event) } }
+    }
+
+    /// The bridge went away or came back (a restart of `audiosessiond`).
+    private func bridgePresence(_ present: Bool) {
+        if !present {
+            let hadSession = lock.withLock { () -> Bool in
+                defer { sessionPath = nil }
+                return sessionPath != nil
+            }
+            if hadSession {
+                lock.withLock { lostBridge = true }
+                mediaServices(.lost)
+            }
+            return
+        }
+        guard lock.withLock({ lostBridge }) else { return }
+        lock.withLock { lostBridge = false }
+        // Re-create the session and apply everything again, off the library's loop thread.
+        notifications.async { [self] in
+            _ = try? ensureSession()
+            mediaServices(.reset)
+        }
+    }
+}
+
+extension NSRecursiveLock {
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 }

@@ -45,8 +45,8 @@ struct AudioSessionDaemonCommand: ParsableCommand {
             FileHandle.standardError.write(Data("audiosessiond: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let status = daemon.run()
-        if status != 0 { throw ExitCode(status) }
+        // Everything was undone and flushed before run() returns; end without tearing the loop down.
+        exit(daemon.run())
     }
 }
 
