@@ -46,7 +46,7 @@ struct AudioSessionDaemonCommand: ParsableCommand {
             throw ExitCode(1)
         }
         // Everything was undone and flushed before run() returns; end without tearing the loop down.
-        exit(daemon.run())
+        Foundation.exit(daemon.run())
     }
 }
 
