@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "audiosessionctl", targets: ["audiosessionctl"]),
         .library(name: "AudioSessionKit", targets: ["AudioSessionKit"]),
         .library(name: "AudioSessionModel", targets: ["AudioSessionModel"]),
+        .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -37,6 +38,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "AudioSessionKit", dependencies: ["AudioSessionModel", "AudioSessionIPC", "DBusKit"]),
+        // For apps that play through libpulse themselves: buffer plans and automatic cork/uncork.
+        .target(name: "AudioSessionPulse", dependencies: ["AudioSessionKit", "PulseAudioClient", "CPulse"]),
+
+        // Example apps that make real sound.
+        .executableTarget(name: "music-player", dependencies: ["AudioSessionKit", "AudioSessionPulse", "PulseAudioClient"],
+                          path: "Examples/music-player"),
+        .executableTarget(name: "voip-call", dependencies: ["AudioSessionKit", "AudioSessionPulse", "PulseAudioClient"],
+                          path: "Examples/voip-call"),
 
         // Thin executables.
         .executableTarget(
@@ -56,7 +65,7 @@ let package = Package(
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
-        .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioTestHarness"]),
+        .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionIPCTests", dependencies: ["AudioSessionIPC", "AudioSessionModel", "DBusKit"]),
         .testTarget(
             name: "BridgeEndToEndTests",

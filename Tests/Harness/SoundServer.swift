@@ -371,7 +371,7 @@ public struct ReportedStream: Sendable {
     public var device: UInt32
     public var properties: [String: String]
 
-    init?(_ json: [String: Any]) {
+    public init?(_ json: [String: Any]) {
         guard let index = json["index"] as? Int else { return nil }
         self.index = UInt32(index)
         properties = (json["properties"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }

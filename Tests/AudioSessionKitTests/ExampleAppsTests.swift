@@ -1,0 +1,77 @@
+import AudioSessionKit
+import AudioSessionPulse
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// The example apps, as separate processes making real sound through libpulse, against the bridge
+/// and a private server; assertions on the server's stream state (corked) and on what they print.
+@Suite("The example apps", .serialized)
+struct ExampleAppsTests {
+    func corked(_ server: SoundServer, _ app: String) throws -> Bool? {
+        try server.streams().compactMap(ReportedStream.init).first { $0.app == app }?.corked
+    }
+
+    @Test("the music player is interrupted and resumed by a call, paused on unplug, and survives a bridge restart",
+          arguments: SoundServerKind.allCases)
+    func musicPlayerAndCall(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let music = try server.spawn(BridgeDaemon.buildDirectory + "/music-player", [])
+        try waitUntil("the music player to play") { music.output.contains("music-player: playing") }
+        try waitUntil("its stream to run") { try corked(server, "music-player") == false }
+
+        // A call: the player pauses (corks) and resumes (uncorks) after it.
+        let call = try server.spawn(BridgeDaemon.buildDirectory + "/voip-call", ["1"])
+        try waitUntil("the call to start") { call.output.contains("voip-call: call started") }
+        try waitUntil("the music corked during the call") { try corked(server, "music-player") == true }
+        try waitUntil("the call to end") { call.output.contains("voip-call: call ended") }
+        try waitUntil("the music playing again") { try corked(server, "music-player") == false }
+        #expect(music.output.contains("music-player: paused: interruption began"))
+        #expect(music.output.contains("music-player: resumed: interruption ended with shouldResume"))
+
+        // Headphones pulled: the player pauses.
+        let modules = try server.plug(.wiredHeadphones)
+        let stream = try server.reportedStream(of: "music-player")
+        try server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
+        try waitUntil("the player on the headphones") { try server.reportedStream(index: stream.index)?.device == server.deviceIndex(named: "headphones") }
+        try waitUntil("the player told of the route change") { music.output.contains("music-player: route changed") }
+        for module in modules { try server.unloadModule(module) }
+        try waitUntil("the music corked after the unplug") { try corked(server, "music-player") == true }
+        #expect(music.output.contains("music-player: paused: the headphones were removed"))
+
+        // The bridge is killed and started again: the session comes back with its category.
+        daemon.kill9()
+        try waitUntil("the player to hear of the loss") { music.output.contains("media services were lost") }
+        try daemon.restart()
+        try waitUntil("the player to hear of the reset") {
+            music.output.contains("music-player: media services were reset; category playback")
+        }
+        let client = try BusClient(address: server.busAddress!)
+        try waitUntil("the player's session on the new bridge") {
+            let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+            return try sessions.contains {
+                let path = $0.stringValue ?? ""
+                return try client.property(path, "AppId") == .string("music-player")
+                    && client.property(path, "Category") == .string("playback")
+                    && client.property(path, "IsActive") == .bool(true)
+            }
+        }
+    }
+}
+
+@Suite("Buffer plans for an app's own streams")
+struct StreamBufferPlanTests {
+    @Test("preferred sample rate and IO buffer duration become a sample spec and pa_buffer_attr")
+    func plans() {
+        let plan = StreamBufferPlan(preferredSampleRate: 44100, preferredIOBufferDuration: 0.01)
+        #expect(plan.sampleSpec.rate == 44100 && plan.sampleSpec.channels == 2)
+        #expect(plan.playbackAttributes.tlength == 441 * 4)
+        #expect(plan.playbackAttributes.minreq == 441)
+        #expect(plan.recordAttributes.fragsize == 441 * 4)
+        let defaults = StreamBufferPlan(preferredSampleRate: 0, preferredIOBufferDuration: 0, channels: 1)
+        #expect(defaults.sampleRate == 48000 && defaults.targetLength == 960 * 2)
+    }
+}
