@@ -182,7 +182,7 @@ extension PolicyEngine {
         if cause != .categoryChange && route == previous { return }
         if session.routeHold != nil { return }  // reported once the Bluetooth window closes
         if let settle = session.routeSettleUntil, now < settle,
-            Self.isFollowUp(cause) || (cause == .userMove && Self.consolidates(route, previous))
+            Self.isFollowUp(cause) || ((cause == .userMove || cause == .orphanLanded) && Self.consolidates(route, previous))
         {
             session.reportedRoute = route
             sessions[id] = session
@@ -202,7 +202,9 @@ extension PolicyEngine {
                 return
             }
             reason = .oldDeviceUnavailable
-        case .portUnavailable, .orphanLanded: reason = .oldDeviceUnavailable
+        case .portUnavailable: reason = .oldDeviceUnavailable
+        case .orphanLanded:
+            reason = containsFreshPort(route, since: session.lastRouteReport) ? .newDeviceAvailable : .oldDeviceUnavailable
         case .deviceAdded, .defaultChanged, .userMove, .streamChange, .wake:
             reason = containsFreshPort(route, since: session.lastRouteReport) ? .newDeviceAvailable
                 : .routeConfigurationChange
@@ -218,7 +220,7 @@ extension PolicyEngine {
     /// their new device, the default following a removal), which are folded into that report.
     private static func isFollowUp(_ cause: RouteCause) -> Bool {
         switch cause {
-        case .streamChange, .defaultChanged, .orphanLanded: true
+        case .streamChange, .defaultChanged: true
         default: false
         }
     }

@@ -51,9 +51,19 @@ public final class AudioSession: @unchecked Sendable {
     init(bus: BusConnection.Address, appID: String) {
         self.appID = appID
         link = BridgeLink(address: bus)
-        link.onSignal = { [unowned self] message in self.signal(message) }
-        link.onBridgePresence = { [unowned self] present in self.bridgePresence(present) }
+        link.onSignal = { [weak self] message in self?.signal(message) }
+        link.onBridgePresence = { [weak self] present in self?.bridgePresence(present) }
         link.start()
+    }
+
+    deinit {
+        link.shutDown()
+        lock.withLock {
+            interruptionContinuations.values.forEach { $0.finish() }
+            routeContinuations.values.forEach { $0.finish() }
+            hintContinuations.values.forEach { $0.finish() }
+            mediaContinuations.values.forEach { $0.finish() }
+        }
     }
 
     // MARK: Calls

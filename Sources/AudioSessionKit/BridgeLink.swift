@@ -10,7 +10,7 @@ final class BridgeLink: @unchecked Sendable {
     let loop = BusThreadLoop()
     private let address: BusConnection.Address
     private var connection: BusConnection?
-    private lazy var retryTimer = loop.addTimer { [unowned self] in self.connect() }
+    private lazy var retryTimer = loop.addTimer { [weak self] in self?.connect() }
     /// Whether the bridge owns its name now (loop thread).
     private(set) var bridgePresent = false
 
@@ -21,6 +21,16 @@ final class BridgeLink: @unchecked Sendable {
 
     init(address: BusConnection.Address) {
         self.address = address
+    }
+
+    /// Closes the connection and ends the loop's thread; not from the loop thread.
+    func shutDown() {
+        loop.perform { [self] in
+            connection?.close()
+            connection = nil
+            retryTimer.cancel()
+        }
+        loop.stop()
     }
 
     /// Starts the loop and connects; set the handlers first.
@@ -34,12 +44,13 @@ final class BridgeLink: @unchecked Sendable {
         do {
             let connection = try BusConnection(address)
             connection.attach(to: loop)
-            connection.onMessage = { [unowned self] message in self.received(message) }
+            connection.onMessage = { [weak self] message in self?.received(message) ?? false }
             try connection.addMatch("type='signal',sender='\(BusContract.busName)'")
             try connection.addMatch(BusDriver.nameOwnerChangedRule + ",arg0='\(BusContract.busName)'")
             self.connection = connection
             connection.call(.methodCall(destination: BusDriver.name, path: BusDriver.path, interface: BusDriver.name,
-                                        member: "NameHasOwner", [.string(BusContract.busName)])) { [unowned self] result in
+                                        member: "NameHasOwner", [.string(BusContract.busName)])) { [weak self] result in
+                guard let self else { return }
                 let present = (try? result.get())?.arguments.first?.boolValue ?? false
                 if present != bridgePresent {
                     bridgePresent = present

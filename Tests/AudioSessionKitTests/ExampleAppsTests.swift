@@ -35,8 +35,7 @@ struct ExampleAppsTests {
         // Headphones pulled: the player pauses.
         let modules = try server.plug(.wiredHeadphones)
         let stream = try server.reportedStream(of: "music-player")
-        try server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
-        try waitUntil("the player on the headphones") { try server.reportedStream(index: stream.index)?.device == server.deviceIndex(named: "headphones") }
+        try server.move(sinkInput: stream.index, to: "headphones")
         try waitUntil("the player told of the route change") { music.output.contains("music-player: route changed") }
         for module in modules { try server.unloadModule(module) }
         try waitUntil("the music corked after the unplug") { try corked(server, "music-player") == true }

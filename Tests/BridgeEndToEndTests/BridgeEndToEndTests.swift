@@ -119,10 +119,7 @@ struct BridgeEndToEndTests {
         let stream = try scenario.play("music", token: music.token, in: music.path, observer: app)
         // The user sends the music to the headphones (the default stays the speaker, so that the
         // server has no reason of its own to move the stream later).
-        try scenario.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
-        try waitUntil("the stream on the headphones") {
-            try scenario.server.reportedStream(index: stream.index)?.device == scenario.server.deviceIndex(named: "headphones")
-        }
+        try scenario.server.move(sinkInput: stream.index, to: "headphones")
         app.forgetSignals()
         for module in modules { try scenario.server.unloadModule(module) }
         try waitUntil("the unplug's route change") { !app.routeChanges(music.path).isEmpty }
@@ -131,7 +128,7 @@ struct BridgeEndToEndTests {
 
         app.forgetSignals()
         try scenario.server.plug(.wiredHeadphones)
-        try scenario.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
+        try scenario.server.move(sinkInput: stream.index, to: "headphones")
         try waitUntil("the plug's route change") { !app.routeChanges(music.path).isEmpty }
         #expect(app.routeChanges(music.path)[0].reason == "newDeviceAvailable")
         #expect(app.routeChanges(music.path)[0].previousOutputs == ["Speaker"])
@@ -142,7 +139,7 @@ struct BridgeEndToEndTests {
         #expect(app.routeChanges(music.path)[0].reason == "categoryChange")
 
         app.forgetSignals()
-        try scenario.server.pactl(["move-sink-input", "\(stream.index)", "speaker"])
+        try scenario.server.move(sinkInput: stream.index, to: "speaker")
         try waitUntil("the move's route change") { !app.routeChanges(music.path).isEmpty }
         #expect(app.routeChanges(music.path)[0].reason == "routeConfigurationChange")
         #expect(app.routeChanges(music.path)[0].previousOutputs == ["Headphones"])

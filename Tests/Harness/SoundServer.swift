@@ -398,6 +398,22 @@ extension SoundServer {
         try streams(record: record).compactMap(ReportedStream.init).first { $0.index == index }
     }
 
+    /// Moves a sink-input to a sink as a user would in a mixer, and waits until the server reports it
+    /// there. The move is asked again while it has not landed: WirePlumber may still be placing a
+    /// new stream by its own policy and put it back.
+    public func move(sinkInput index: UInt32, to sink: String, timeout: Duration = .seconds(10)) throws {
+        var lastAsked = ContinuousClock.now - .seconds(1)
+        try waitUntil("sink-input \(index) to land on \(sink)", timeout: timeout) {
+            let target = try deviceIndex(named: sink)
+            if try reportedStream(index: index)?.device == target { return true }
+            if ContinuousClock.now - lastAsked > .milliseconds(500) {
+                try pactl(["move-sink-input", "\(index)", sink])
+                lastAsked = .now
+            }
+            return false
+        }
+    }
+
     /// The index of a sink or source by name.
     public func deviceIndex(named name: String, sink: Bool = true) throws -> UInt32? {
         let list = try pactlJSON(["list", sink ? "sinks" : "sources"]) as? [[String: Any]] ?? []

@@ -106,12 +106,12 @@ struct ServerAdapterTests {
 
         // The user moves the stream to the headphones and back.
         bridge.forget()
-        try bridge.server.pactl(["move-sink-input", "\(stream.index)", "headphones"])
+        try bridge.server.move(sinkInput: stream.index, to: "headphones")
         try waitUntil("a route change after moving the stream to the headphones") { !bridge.routeChanges(music).isEmpty }
         #expect(bridge.routeChanges(music).map(\.reason) == [.routeConfigurationChange])
         #expect(bridge.routeChanges(music).first?.previous.outputs.map(\.uid) == ["speaker"])
         bridge.forget()
-        try bridge.server.pactl(["move-sink-input", "\(stream.index)", "speaker"])
+        try bridge.server.move(sinkInput: stream.index, to: "speaker")
         try waitUntil("a route change after moving the stream back to the speaker") { !bridge.routeChanges(music).isEmpty }
         #expect(bridge.routeChanges(music).map(\.reason) == [.routeConfigurationChange])
         #expect(bridge.routeChanges(music).first?.previous.outputs.map(\.portType) == [.headphones])
