@@ -136,8 +136,8 @@ public struct AppIdentity: Hashable, Sendable {
         self.flatpakID = flatpakID
     }
 
-    /// The most specific id: Flatpak id, desktop id, binary, then name.
-    public var key: String { flatpakID ?? desktopID ?? binary ?? name }
+    /// The id a policy session takes: the Flatpak id, else the desktop id, else the application name.
+    public var key: String { flatpakID ?? desktopID ?? name }
 }
 
 /// A sink-input or source-output as the sound server describes it.

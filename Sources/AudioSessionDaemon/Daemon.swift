@@ -18,6 +18,8 @@ public struct DaemonOptions: Sendable {
     public var headless = false
     /// Where the journal lives.
     public var journalDirectory = EffectJournal.defaultDirectory
+    /// Policy folders given with `--policies` (empty: the installed one).
+    public var policyFolders: [String] = []
 
     public init() {}
 }
@@ -65,7 +67,28 @@ public final class Daemon: @unchecked Sendable {
             try service.start()
             self.service = service
         }
-        signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT]) { [unowned self] _ in stop() }
+        signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] number in
+            if number == SIGHUP { loadPolicies() } else { stop() }
+        }
+        loadPolicies()
+    }
+
+    /// Reads the policy files; a broken set is reported and the last good one stays in force.
+    public func loadPolicies() {
+        let (set, files, errors) = PolicyLoader(base: options.policyFolders).load()
+        for error in errors {
+            write(LogRecord(timestamp: Date(), event: "policy.error", fields: [
+                ("file", .string(error.file)), ("line", .int(error.position.line)),
+                ("column", .int(error.position.column)), ("message", .string(error.message)),
+            ]))
+        }
+        guard let set else { return }
+        for file in files {
+            write(LogRecord(timestamp: Date(), event: "policy.loaded", fields: [
+                ("file", .string(file)), ("policies", .array(set.policies.map { .string($0.name) })),
+            ]))
+        }
+        core.send(.policiesLoaded(set))
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -99,6 +122,10 @@ public final class Daemon: @unchecked Sendable {
         let engine = core.engine
         guard let record = EventLogRecords.record(for: action, app: { engine.sessions[$0]?.appID ?? "" }, at: Date())
         else { return }
+        write(record)
+    }
+
+    private func write(_ record: LogRecord) {
         let line = options.logFormat == .json ? record.json : record.text
         output.write(Data((line + "\n").utf8))
         service?.emitEvent(json: record.json)

@@ -1,8 +1,10 @@
 import AudioPolicy
 import AudioSessionModel
 
-/// The policies in force when no policy files are loaded: the fallbacks by `media.role` that
-/// DESIGN.md names (phone → call, event → alert, music/video → media, game → game, a11y → spoken audio).
+/// The policies in force before policy files are read, and when none can be found at all (a bridge
+/// run from a build folder without `--policies`): the fallbacks by `media.role` of DESIGN.md
+/// (phone → call, event → alert, music/video → media, game → game, a11y → spoken audio). The policy
+/// files in `policies/` are the real source; keep these few lines in step with them.
 public enum DefaultPolicies {
     public static let set: PolicySet = {
         func configuration(_ category: SessionCategory, _ mode: SessionMode = .default,

@@ -38,6 +38,7 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         options.logFormat = log == .json ? .json : .text
         options.logFile = logFile
         options.headless = headless
+        options.policyFolders = policies
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options)
@@ -51,4 +52,19 @@ struct AudioSessionDaemonCommand: ParsableCommand {
 }
 
 
-AudioSessionDaemonCommand.main()
+/// Runs the command; bad usage exits with status 2 (INTERFACES.md), runtime failures with 1.
+func runCommand() {
+    do {
+        var command = try AudioSessionDaemonCommand.parseAsRoot()
+        try command.run()
+    } catch {
+        let code = AudioSessionDaemonCommand.exitCode(for: error)
+        if code == .validationFailure {
+            FileHandle.standardError.write(Data((AudioSessionDaemonCommand.fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+        AudioSessionDaemonCommand.exit(withError: error)
+    }
+}
+
+runCommand()

@@ -23,7 +23,14 @@ public final class BridgeDaemon: @unchecked Sendable {
 
     static func launch(_ server: SoundServer, _ logPath: String, _ arguments: [String]) throws -> TestProcess {
         try server.spawn(buildDirectory + "/audiosessiond",
-                         ["--server", server.address, "--log", "json", "--log-file", logPath] + arguments)
+                         ["--server", server.address, "--log", "json", "--log-file", logPath, "--policies", Self.policiesFolder]
+                            + arguments)
+    }
+
+    /// The repository's shipped policy files.
+    public static var policiesFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("policies").path
     }
 
     /// Polls the bus until the bridge owns `io.github.audiosession.Bridge1`.

@@ -1,0 +1,231 @@
+import AudioSessionModel
+
+/// One policy file, read and checked: the policy, its precedence, and the roles it is the fallback for.
+public struct PolicyDocument: Hashable, Sendable {
+    public var file: String
+    public var policy: SessionPolicy
+    /// Higher is tried first when several policies match an app.
+    public var precedence: Int
+    /// `media.role` values whose unmatched streams get this policy.
+    public var fallbackForRoles: [String]
+    public var description: String
+
+    /// The schema version this bridge reads.
+    public static let schemaVersion = 1
+
+    /// Every key the schema knows: table, key, what it takes, its default and bounds (for the
+    /// documentation and for "unknown key" errors).
+    public static let keys: [(table: String, key: String, takes: String, defaultValue: String)] = [
+        ("", "schema", "integer, must be 1", "required"),
+        ("", "name", "string", "the file name without .toml"),
+        ("", "description", "string", "\"\""),
+        ("session", "category", "category", "\"soloAmbient\""),
+        ("session", "mode", "mode allowed for the category", "\"default\""),
+        ("session", "options", "array of category options allowed for the category", "[]"),
+        ("session", "priority", "integer 0…99 (calls rank 100, alerts 50)", "0"),
+        ("session", "alert", "boolean: a system alert", "false"),
+        ("activation", "when", "\"explicit\" | \"first-stream\" | \"per-stream\"", "\"first-stream\""),
+        ("activation", "release-grace-ms", "integer 0…60000", "2000"),
+        ("interruption", "when-interrupted", "\"pause\" | \"duck\" | \"mix\"", "\"pause\""),
+        ("interruption", "resume", "\"never\" | \"on-should-resume\" | \"if-was-playing\"", "\"on-should-resume\""),
+        ("interruption", "notify-others", "boolean", "true"),
+        ("routes", "when-output-removed", "\"pause\" | \"ignore\"", "\"ignore\""),
+        ("routes", "follow", "boolean", "true"),
+        ("ducking", "level", "number 0…1", "0.2"),
+        ("ducking", "fade-ms", "integer 0…5000", "200"),
+        ("fades", "interruption-ms", "integer 0…2000", "30"),
+        ("mpris", "use", "boolean", "false"),
+        ("match", "desktop-ids", "array of strings", "[]"),
+        ("match", "flatpak-ids", "array of strings", "[]"),
+        ("match", "binaries", "array of strings", "[]"),
+        ("match", "application-names", "array of strings", "[]"),
+        ("match", "roles", "array of strings", "[]"),
+        ("match", "fallback-for-roles", "array of strings", "[]"),
+        ("match", "precedence", "integer 0…1000", "100"),
+    ]
+
+    /// Reads a policy file's text; `name` is the file name without `.toml`.
+    public init(text: String, file: String, name: String) throws(PolicyFileError) {
+        let entries = try TOMLSubset.parse(text, file: file)
+        var reader = Reader(file: file, entries: entries)
+        try reader.checkKeys()
+        guard let schema = try reader.integer("", "schema", in: 1...1_000) else {
+            throw PolicyFileError(file: file, position: SourcePosition(line: 1, column: 1),
+                                  message: "schema is required (schema = \(Self.schemaVersion))")
+        }
+        guard schema == Self.schemaVersion else {
+            throw reader.error("", "schema", "schema \(schema) is not supported; this bridge reads schema \(Self.schemaVersion)")
+        }
+        self.file = file
+        description = try reader.string("", "description") ?? ""
+        let policyName = try reader.string("", "name") ?? name
+        let category = try reader.word("session", "category", SessionCategory.self) ?? .soloAmbient
+        let mode = try reader.word("session", "mode", SessionMode.self) ?? .default
+        let optionNames = try reader.strings("session", "options") ?? []
+        let configuration: SessionConfiguration
+        do {
+            configuration = try SessionConfiguration(category: category, mode: mode,
+                                                     options: CategoryOptions.parse(optionNames))
+        } catch {
+            let key = error.code == .incompatibleCategory ? "mode" : "options"
+            throw reader.error("session", reader.has("session", key) ? key : "category", error.message)
+        }
+        var policy = SessionPolicy(name: policyName, configuration: configuration)
+        policy.priority = try reader.integer("session", "priority", in: 0...99) ?? 0
+        policy.isAlert = try reader.bool("session", "alert") ?? false
+        policy.activation = try reader.choice("activation", "when", ["explicit": ActivationMode.explicit,
+                                                                     "first-stream": .firstStream, "per-stream": .perStream])
+            ?? .firstStream
+        policy.releaseGrace = .milliseconds(try reader.integer("activation", "release-grace-ms", in: 0...60_000) ?? 2000)
+        policy.whenInterrupted = try reader.choice("interruption", "when-interrupted",
+                                                   ["pause": InterruptionResponse.pause, "duck": .duck, "mix": .mix]) ?? .pause
+        policy.resume = try reader.choice("interruption", "resume", ["never": ResumePolicy.never,
+                                                                     "on-should-resume": .onShouldResume,
+                                                                     "if-was-playing": .ifWasPlaying]) ?? .onShouldResume
+        policy.notifiesOthersOnDeactivation = try reader.bool("interruption", "notify-others") ?? true
+        policy.whenOutputRemoved = try reader.choice("routes", "when-output-removed",
+                                                     ["pause": OutputRemovedResponse.pause, "ignore": .ignore]) ?? .ignore
+        policy.followsRouteChanges = try reader.bool("routes", "follow") ?? true
+        policy.duckLevel = try reader.number("ducking", "level", in: 0...1) ?? 0.2
+        policy.duckFade = .milliseconds(try reader.integer("ducking", "fade-ms", in: 0...5000) ?? 200)
+        policy.interruptionFade = .milliseconds(try reader.integer("fades", "interruption-ms", in: 0...2000) ?? 30)
+        policy.usesMPRIS = try reader.bool("mpris", "use") ?? false
+        policy.match = PolicyMatch(
+            desktopIDs: Set(try reader.strings("match", "desktop-ids") ?? []),
+            flatpakIDs: Set(try reader.strings("match", "flatpak-ids") ?? []),
+            binaries: Set(try reader.strings("match", "binaries") ?? []),
+            applicationNames: Set(try reader.strings("match", "application-names") ?? []),
+            roles: Set(try reader.strings("match", "roles") ?? []))
+        self.policy = policy
+        precedence = try reader.integer("match", "precedence", in: 0...1000) ?? 100
+        fallbackForRoles = try reader.strings("match", "fallback-for-roles") ?? []
+    }
+
+    /// Typed access to the entries, with errors at the value's position.
+    struct Reader {
+        let file: String
+        let entries: [PolicyEntry]
+
+        func entry(_ table: String, _ key: String) -> PolicyEntry? {
+            entries.first { $0.table == table && $0.key == key }
+        }
+
+        func has(_ table: String, _ key: String) -> Bool { entry(table, key) != nil }
+
+        func error(_ table: String, _ key: String, _ message: String) -> PolicyFileError {
+            PolicyFileError(file: file, position: entry(table, key)?.valuePosition ?? SourcePosition(line: 1, column: 1),
+                            message: message)
+        }
+
+        func name(_ table: String, _ key: String) -> String { table.isEmpty ? key : "\(table).\(key)" }
+
+        func checkKeys() throws(PolicyFileError) {
+            for entry in entries where !PolicyDocument.keys.contains(where: { $0.table == entry.table && $0.key == entry.key }) {
+                let known = PolicyDocument.keys.filter { $0.table == entry.table }.map(\.key)
+                let hint = known.isEmpty ? "there is no table [\(entry.table)]" : "known keys: \(known.joined(separator: ", "))"
+                throw PolicyFileError(file: file, position: entry.keyPosition,
+                                      message: "unknown key \(name(entry.table, entry.key)); \(hint)")
+            }
+        }
+
+        func typeError(_ entry: PolicyEntry, _ expected: String) -> PolicyFileError {
+            PolicyFileError(file: file, position: entry.valuePosition,
+                            message: "\(name(entry.table, entry.key)) takes \(expected), not \(entry.value.typeName)")
+        }
+
+        func string(_ table: String, _ key: String) throws(PolicyFileError) -> String? {
+            guard let entry = entry(table, key) else { return nil }
+            guard case .string(let value) = entry.value else { throw typeError(entry, "a string") }
+            return value
+        }
+
+        func bool(_ table: String, _ key: String) throws(PolicyFileError) -> Bool? {
+            guard let entry = entry(table, key) else { return nil }
+            guard case .boolean(let value) = entry.value else { throw typeError(entry, "true or false") }
+            return value
+        }
+
+        func integer(_ table: String, _ key: String, in range: ClosedRange<Int>) throws(PolicyFileError) -> Int? {
+            guard let entry = entry(table, key) else { return nil }
+            guard case .integer(let value) = entry.value else { throw typeError(entry, "an integer") }
+            guard range.contains(value) else {
+                throw error(table, key, "\(name(table, key)) must be within \(range.lowerBound)…\(range.upperBound), not \(value)")
+            }
+            return value
+        }
+
+        func number(_ table: String, _ key: String, in range: ClosedRange<Double>) throws(PolicyFileError) -> Double? {
+            guard let entry = entry(table, key) else { return nil }
+            let value: Double
+            switch entry.value {
+            case .float(let number): value = number
+            case .integer(let number): value = Double(number)
+            default: throw typeError(entry, "a number")
+            }
+            guard range.contains(value) else {
+                throw error(table, key, "\(name(table, key)) must be within \(range.lowerBound)…\(range.upperBound), not \(value)")
+            }
+            return value
+        }
+
+        func strings(_ table: String, _ key: String) throws(PolicyFileError) -> [String]? {
+            guard let entry = entry(table, key) else { return nil }
+            guard case .array(let items) = entry.value else { throw typeError(entry, "an array of strings") }
+            var result: [String] = []
+            for item in items {
+                guard case .string(let text) = item else { throw typeError(entry, "an array of strings") }
+                result.append(text)
+            }
+            return result
+        }
+
+        func word<Word: VocabularyWord>(_ table: String, _ key: String, _: Word.Type) throws(PolicyFileError) -> Word? {
+            guard let text = try string(table, key) else { return nil }
+            do {
+                return try Word.parse(text)
+            } catch {
+                throw self.error(table, key, error.message)
+            }
+        }
+
+        func choice<T>(_ table: String, _ key: String, _ choices: [String: T]) throws(PolicyFileError) -> T? {
+            guard let text = try string(table, key) else { return nil }
+            guard let value = choices[text] else {
+                throw error(table, key, "\(name(table, key)) is one of \(choices.keys.sorted().joined(separator: ", ")), not '\(text)'")
+            }
+            return value
+        }
+    }
+}
+
+/// The policies in force, built from policy files in precedence order.
+public enum PolicyLibrary {
+    /// Reads every file (name → text, already resolved along the search path); returns the set and
+    /// every file's error. A set is returned only when no file has an error.
+    public static func load(_ files: [(file: String, name: String, text: String)]) -> (PolicySet?, [PolicyFileError]) {
+        var documents: [PolicyDocument] = []
+        var errors: [PolicyFileError] = []
+        for file in files {
+            do {
+                documents.append(try PolicyDocument(text: file.text, file: file.file, name: file.name))
+            } catch {
+                errors.append(error)
+            }
+        }
+        var seenNames: [String: String] = [:]
+        for document in documents {
+            if let other = seenNames[document.policy.name] {
+                errors.append(PolicyFileError(file: document.file, position: SourcePosition(line: 1, column: 1),
+                                              message: "policy name '\(document.policy.name)' is also used by \(other)"))
+            }
+            seenNames[document.policy.name] = document.file
+        }
+        guard errors.isEmpty else { return (nil, errors) }
+        let ordered = documents.sorted { ($0.precedence, $1.policy.name) > ($1.precedence, $0.policy.name) }
+        var fallbacks: [String: String] = [:]
+        for document in ordered {
+            for role in document.fallbackForRoles where fallbacks[role] == nil { fallbacks[role] = document.policy.name }
+        }
+        return (PolicySet(policies: ordered.map(\.policy), fallbackByRole: fallbacks), [])
+    }
+}

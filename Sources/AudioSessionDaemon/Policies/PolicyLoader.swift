@@ -1,0 +1,48 @@
+import AudioPolicy
+import Foundation
+
+/// Finds and reads the policy files along the search path: the shipped folder (or `--policies`),
+/// then `/etc/audiosession/policies`, then `$XDG_CONFIG_HOME/audiosession/policies`; a file of the same
+/// name replaces an earlier one, new names add.
+public struct PolicyLoader: Sendable {
+    /// The folders, lowest precedence first.
+    public var folders: [String]
+
+    /// The search path with `base` folders (from `--policies`) or, when there are none, the installed one.
+    public init(base: [String]) {
+        let environment = ProcessInfo.processInfo.environment
+        let config = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        folders = (base.isEmpty ? Self.installedFolders : base) + ["/etc/audiosession/policies", config + "/audiosession/policies"]
+    }
+
+    /// Where `make install` puts the shipped files, relative to the executable first.
+    static var installedFolders: [String] {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let relative = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/audiosession/policies").path
+        return [relative, "/usr/local/share/audiosession/policies", "/usr/share/audiosession/policies"]
+            .filter { FileManager.default.fileExists(atPath: $0) }.prefix(1).map { $0 }
+    }
+
+    /// Every `*.toml` file along the path, after replacements: (path, name, text).
+    public func files() -> [(file: String, name: String, text: String)] {
+        var byName: [String: (file: String, name: String, text: String)] = [:]
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where name.hasSuffix(".toml") {
+                let path = folder + "/" + name
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+                byName[name] = (path, String(name.dropLast(5)), text)
+            }
+        }
+        return byName.keys.sorted().map { byName[$0]! }
+    }
+
+    /// Reads the files: the set (nil if any file is broken, or if there are none) and the errors.
+    public func load() -> (set: PolicySet?, files: [String], errors: [PolicyFileError]) {
+        let found = files()
+        guard !found.isEmpty else { return (nil, [], []) }
+        let (set, errors) = PolicyLibrary.load(found)
+        return (set, found.map(\.file), errors)
+    }
+}

@@ -1,0 +1,94 @@
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// Policy files on a running bridge, and `audiosessionctl policy check`, through the built binaries.
+@Suite("Policy files on a running bridge", .serialized)
+struct PolicyFileReloadTests {
+    static let custom = """
+        # A test policy.
+        schema = 1
+        [session]
+        category = "%@"
+        [match]
+        application-names = ["Custom"]
+
+        """
+
+    @Test("a reload on SIGHUP takes a good edit and refuses a broken one, keeping the previous policy in force")
+    func reloadKeepsLastGoodSet() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let folder = server.root + "/policies"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: BridgeDaemon.policiesFolder) where file.hasSuffix(".toml") {
+            try FileManager.default.copyItem(atPath: BridgeDaemon.policiesFolder + "/" + file, toPath: folder + "/" + file)
+        }
+        let customFile = folder + "/custom.toml"
+        try Self.custom.replacingOccurrences(of: "%@", with: "playback").write(toFile: customFile, atomically: true, encoding: .utf8)
+        let daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
+        defer { daemon.terminate() }
+        let client = try BusClient(address: server.busAddress!)
+
+        /// Plays as "Custom", returns the category of the policy session it got, and stops.
+        func categoryOfCustom() throws -> String {
+            let player = try server.playDetached(app: "Custom")
+            defer { kill(player, SIGKILL) }
+            var category = ""
+            try waitUntil("a policy session for Custom") {
+                let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+                for session in sessions {
+                    let path = session.stringValue ?? ""
+                    if try client.property(path, "AppId") == .string("Custom") {
+                        category = try client.property(path, "Category").stringValue ?? ""
+                        return true
+                    }
+                }
+                return false
+            }
+            return category
+        }
+
+        #expect(try categoryOfCustom() == "playback")
+        try waitUntil("the session to go with its stream", timeout: .seconds(15)) {
+            !daemon.records.filter { $0["event"] as? String == "session.released" && $0["app"] as? String == "Custom" }.isEmpty
+        }
+
+        // A good edit, then SIGHUP: the new category applies.
+        try Self.custom.replacingOccurrences(of: "%@", with: "ambient").write(toFile: customFile, atomically: true, encoding: .utf8)
+        kill(daemon.process.pid, SIGHUP)
+        try waitUntil("the reload") { daemon.records.filter { $0["event"] as? String == "policy.loaded" }.count >= 30 }
+        #expect(try categoryOfCustom() == "ambient")
+
+        // A broken edit, then SIGHUP: reported with file, line and column; the previous set stays.
+        try "schema = 1\n[session]\ncategory = \"loud\"\n".write(toFile: customFile, atomically: true, encoding: .utf8)
+        kill(daemon.process.pid, SIGHUP)
+        try waitUntil("the error record") { daemon.records.contains { $0["event"] as? String == "policy.error" } }
+        let error = try #require(daemon.records.first { $0["event"] as? String == "policy.error" })
+        #expect(error["file"] as? String == customFile)
+        #expect(error["line"] as? Int == 3 && error["column"] as? Int == 12)
+        #expect((error["message"] as? String)?.contains("unknown category 'loud'") == true)
+        try waitUntil("the session to go with its stream", timeout: .seconds(15)) {
+            daemon.records.filter { $0["event"] as? String == "session.released" && $0["app"] as? String == "Custom" }.count >= 2
+        }
+        #expect(try categoryOfCustom() == "ambient", "the last good set is still in force")
+    }
+
+    @Test("audiosessionctl policy check: 0 for good files, 1 with file:line:column for a broken one, 2 for bad usage")
+    func policyCheck() throws {
+        let ctl = BridgeDaemon.buildDirectory + "/audiosessionctl"
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: BridgeDaemon.policiesFolder)
+            .filter { $0.hasSuffix(".toml") }.map { BridgeDaemon.policiesFolder + "/" + $0 }
+        let good = try TestProcess.run(ctl, ["policy", "check"] + shipped, environment: ProcessInfo.processInfo.environment)
+        #expect(good.status == 0)
+        #expect(good.output.contains("14 file(s), 14 policies: ok"))
+        let broken = NSTemporaryDirectory() + "broken-\(getpid()).toml"
+        try "schema = 1\n[ducking]\nlevel = 3\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        let bad = try TestProcess.run(ctl, ["policy", "check", broken], environment: ProcessInfo.processInfo.environment)
+        #expect(bad.status == 1)
+        #expect(bad.output.contains("\(broken):3:9: ducking.level must be within 0.0…1.0"))
+        let usage = try TestProcess.run(ctl, ["policy", "verify"], environment: ProcessInfo.processInfo.environment)
+        #expect(usage.status == 2)
+    }
+}
