@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessionctl",
             dependencies: [
-                "AudioSessionKit", "AudioPolicy",
+                "AudioSessionKit", "AudioPolicy", "AudioSessionIPC", "DBusKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

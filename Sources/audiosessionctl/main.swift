@@ -1,13 +1,60 @@
 import AudioPolicy
+import AudioSessionIPC
 import ArgumentParser
+import DBusKit
 import Foundation
+import Glibc
 
 /// `audiosessionctl`: inspects and drives the audio-session bridge.
 struct AudioSessionControl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiosessionctl",
         abstract: "Inspect and drive the audio-session bridge.",
-        subcommands: [Policy.self])
+        subcommands: [Policy.self, Exec.self])
+}
+
+extension AudioSessionControl {
+    /// `audiosessionctl exec`: runs an unmodified program inside a session.
+    struct Exec: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a program inside an audio session; its streams join it by token.",
+            discussion: """
+                Creates a session owned by this command, sets its category, mode and options (or starts                 from --policy), activates it, and runs COMMAND with audiosession.token added to PULSE_PROP.                 The session ends when COMMAND exits; the exit status is COMMAND's.
+                """)
+
+        @Option(help: "The session's category.") var category: String?
+        @Option(help: "The session's mode.") var mode = "default"
+        @Option(name: .customLong("option"), help: "A category option (may be repeated).") var options: [String] = []
+        @Option(help: "Start from this policy's category, mode and options.") var policy: String?
+        @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.") var command: [String]
+
+        func validate() throws {
+            let words = command.first == "--" ? Array(command.dropFirst()) : command
+            guard !words.isEmpty else { throw ValidationError("give the command to run after --") }
+            guard category != nil || policy != nil else { throw ValidationError("give --category or --policy") }
+        }
+
+        func run() throws {
+            let words = command.first == "--" ? Array(command.dropFirst()) : command
+            let bridge = try BridgeCalls()
+            var hints: [(String, BusValue)] = []
+            if let policy { hints.append(("policy", .string(policy))) }
+            let created = try bridge.call(BusContract.managerPath, BusContract.managerInterface, "CreateSession",
+                                          [.string(URL(fileURLWithPath: words[0]).lastPathComponent), .vardict(hints)])
+            let path = created[0].stringValue ?? "", token = created[1].stringValue ?? ""
+            if let category {
+                _ = try bridge.call(path, BusContract.sessionInterface, "SetCategory",
+                                    [.string(category), .string(mode), .strings(options)])
+            }
+            _ = try bridge.call(path, BusContract.sessionInterface, "SetActive", [.bool(true), .strings([])])
+            var environment = ProcessInfo.processInfo.environment
+            let property = "audiosession.token=\(token)"
+            environment["PULSE_PROP"] = environment["PULSE_PROP"].map { "\($0) \(property)" } ?? property
+            let status = try ChildProcess.run(words, environment: environment)
+            _ = try? bridge.call(path, BusContract.sessionInterface, "Release", [])
+            throw ExitCode(status)
+        }
+    }
 }
 
 extension AudioSessionControl {
@@ -44,6 +91,50 @@ extension AudioSessionControl.Policy {
             }
             print("\(files.count) file(s), \(set.policies.count) policies: ok")
         }
+    }
+}
+
+/// Blocking calls to the bridge on the session bus; a failure is one line naming the problem.
+struct BridgeCalls {
+    let connection: BusConnection
+
+    init() throws {
+        do {
+            connection = try BusConnection(.session)
+        } catch {
+            throw CleanExit.message("audiosessionctl: cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+        }
+    }
+
+    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [BusValue]) throws -> [BusValue] {
+        do {
+            return try connection.call(.methodCall(destination: BusContract.busName, path: path, interface: interface,
+                                                   member: member, arguments)).arguments
+        } catch {
+            FileHandle.standardError.write(Data("audiosessionctl: \(member) failed: \(error); is audiosessiond running?\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Runs a child with an environment and waits for it; returns its exit status.
+enum ChildProcess {
+    static func run(_ words: [String], environment: [String: String]) throws -> Int32 {
+        var pid: Int32 = 0
+        let argv = words.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let result = posix_spawnp(&pid, words[0], nil, nil, argv, envp)
+        guard result == 0 else {
+            FileHandle.standardError.write(Data("audiosessionctl: cannot run \(words[0]): \(String(cString: strerror(result)))\n".utf8))
+            throw ExitCode(1)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
 
