@@ -61,6 +61,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // A small MPRIS player for the tests.
+        .executableTarget(name: "mpris-test-player", dependencies: ["DBusKit"], path: "Tests/Tools/mpris-test-player"),
+
         // Private real servers for integration tests.
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 

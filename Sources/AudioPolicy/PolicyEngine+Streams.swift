@@ -22,6 +22,7 @@ extension PolicyEngine {
         var session = newSession(kind: .policy, appID: info.app.key, policy: policy)
         session.appKey = key
         session.ownerPID = info.processChain.first
+        session.processChain = info.processChain
         policySessionByApp[key] = session.id
         addSession(session)
         return session.id

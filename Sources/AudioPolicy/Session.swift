@@ -23,6 +23,8 @@ public struct Session: Hashable, Sendable {
     /// The unique bus name of the owner (explicit sessions only).
     public var owner: String?
     public var ownerPID: Int32?
+    /// For policy sessions: the process of the first stream and its ancestors (to find the app's player).
+    public var processChain: [Int32] = []
     public var token: String?
     /// For policy sessions: the app they govern (``AppIdentity/key``).
     public var appKey: String?

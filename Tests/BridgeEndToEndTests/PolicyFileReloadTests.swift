@@ -132,3 +132,37 @@ struct ExecTests {
         }
     }
 }
+
+@Suite("MPRIS players of apps that never opt in", .serialized)
+struct MPRISTests {
+    @Test("a real MPRIS player on the private bus is paused by a call and played after it",
+          arguments: SoundServerKind.allCases)
+    func playerPausedAndPlayed(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        // Not a child of this test, whose connection owns the call session below.
+        let log = server.root + "/logs/player.log"
+        try server.spawnDetached(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Tunes"], log: log)
+        var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        try waitUntil("the player to play") { output.contains("ready") }
+        let stream = try server.reportedStream(of: "Tunes")
+        let client = try BusClient(address: server.busAddress!)
+        try waitUntil("the player's policy session to be active") {
+            let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+            return try sessions.contains {
+                try client.property($0.stringValue ?? "", "AppId") == .string("Tunes")
+                    && client.property($0.stringValue ?? "", "IsActive") == .bool(true)
+            }
+        }
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the bridge to pause the player") { output.contains("Pause") }
+        try waitUntil("its stream muted meanwhile") { try server.reportedStream(index: stream.index)?.mute == true }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the bridge to play the player again") { output.contains("Play") }
+        try waitUntil("its stream unmuted") { try server.reportedStream(index: stream.index)?.mute == false }
+    }
+}

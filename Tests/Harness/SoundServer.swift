@@ -284,12 +284,19 @@ public final class SoundServer: @unchecked Sendable {
     /// Returns its pid; it is killed at teardown.
     @discardableResult
     public func playDetached(app appName: String, role: String? = nil) throws -> Int32 {
-        var command = "pacat --playback --raw --format=s16le --rate=48000 --channels=2 --client-name='\(appName)'"
-        if let role { command += " --property=media.role=\(role)" }
-        command += " /dev/zero >'\(logs)/pacat-\(appName).log' 2>&1 & echo $!"
-        let (_, output) = try TestProcess.run("/bin/sh", ["-c", command], environment: environment)
+        var arguments = ["--playback", "--raw", "--format=s16le", "--rate=48000", "--channels=2", "--client-name=\(appName)"]
+        if let role { arguments.append("--property=media.role=\(role)") }
+        return try spawnDetached("pacat", arguments + ["/dev/zero"], log: "\(logs)/pacat-\(appName).log")
+    }
+
+    /// Starts a program that is not a descendant of the test process (see ``playDetached(app:role:)``),
+    /// its output in `log`. Returns its pid; it is killed at teardown.
+    @discardableResult
+    public func spawnDetached(_ executable: String, _ arguments: [String], log: String) throws -> Int32 {
+        let quoted = ([try TestProcess.which(executable)] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        let (_, output) = try TestProcess.run("/bin/sh", ["-c", "\(quoted) >'\(log)' 2>&1 & echo $!"], environment: environment)
         guard let pid = Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw HarnessError("could not start a detached pacat: \(output)")
+            throw HarnessError("could not start \(executable) detached: \(output)")
         }
         recordChild(pid)
         lock.withLock { detached.append(pid) }

@@ -15,6 +15,7 @@ public final class BusService {
     private var nextRequest: UInt64 = 1
     private var sentProperties: [SessionID: [String: BusValue]] = [:]
     private var sentManagerProperties: [String: BusValue] = [:]
+    private lazy var players = MPRISController(connection: connection)
 
     /// Connects the service to `connection` (already attached to the core's loop).
     public init(core: BridgeCore, connection: BusConnection) {
@@ -309,6 +310,10 @@ public final class BusService {
             signal(id, "RouteChange", [.string(reason.rawValue), Codec.encode(previous)])
         case .secondaryAudioHint(let id, let type):
             signal(id, "SilenceSecondaryAudioHint", [.string(type.rawValue)])
+        case .pausePlayer(let id, _):
+            players.send("Pause", toPlayerOf: core.engine.sessions[id]?.processChain ?? [])
+        case .playPlayer(let id, _):
+            players.send("Play", toPlayerOf: core.engine.sessions[id]?.processChain ?? [])
         case .mediaServicesLost(let id): signal(id, "MediaServicesWereLost")
         case .mediaServicesReset(let id): signal(id, "MediaServicesWereReset")
         default: break

@@ -1,0 +1,38 @@
+// mpris-test-player NAME: a small MPRIS player for tests. It owns org.mpris.MediaPlayer2.testplayer
+// on the session bus, plays silence through a child pacat as the app NAME (media.role=music), and
+// prints "Pause" or "Play" when it is asked to.
+import DBusKit
+import Foundation
+import Glibc
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+let name = CommandLine.arguments.dropFirst().first ?? "Test Player"
+let loop = BusThreadLoop()
+let connection = try BusConnection(.session)
+connection.attach(to: loop)
+nonisolated(unsafe) var status = "Playing"
+let objects = ObjectServer(connection: connection)
+let player = ExportedInterface(
+    name: "org.mpris.MediaPlayer2.Player",
+    methods: [
+        "Pause": ExportedMethod("") { _ in status = "Paused"; say("Pause"); return .reply([]) },
+        "Play": ExportedMethod("") { _ in status = "Playing"; say("Play"); return .reply([]) },
+        "PlayPause": ExportedMethod("") { _ in status = status == "Playing" ? "Paused" : "Playing"; say("PlayPause"); return .reply([]) },
+        "Stop": ExportedMethod("") { _ in status = "Stopped"; say("Stop"); return .reply([]) },
+    ],
+    properties: ["PlaybackStatus": ExportedProperty("s", get: { .string(status) })],
+    introspectionXML: "")
+let root = ExportedInterface(name: "org.mpris.MediaPlayer2", methods: [:],
+                             properties: ["Identity": ExportedProperty("s", get: { .string(name) })], introspectionXML: "")
+objects.export(path: "/org/mpris/MediaPlayer2", interfaces: [root, player])
+guard try connection.requestName("org.mpris.MediaPlayer2.testplayer") else { fatalError("the name is taken") }
+loop.start()
+
+var pid: Int32 = 0
+let arguments = ["pacat", "--playback", "--raw", "--client-name=\(name)", "--property=media.role=music", "/dev/zero"]
+let argv = arguments.map { strdup($0) } + [nil]
+posix_spawnp(&pid, "pacat", nil, nil, argv, environ)
+say("ready")
+signal(SIGTERM) { _ in exit(0) }
+waitpid(pid, nil, 0)
