@@ -36,6 +36,7 @@ public final class Daemon: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var exitStatus: Int32 = 0
     private var recovered = false
+    private let roleModules: RoleModules
     private let output: FileHandle
 
     public init(options: DaemonOptions) throws {
@@ -44,6 +45,7 @@ public final class Daemon: @unchecked Sendable {
         let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
         core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
         journal = try EffectJournal(directory: options.journalDirectory)
+        roleModules = RoleModules(adapter: core.adapter, stateDirectory: options.journalDirectory)
         if let path = options.logFile, path != "-" {
             if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: path) else {
@@ -58,7 +60,10 @@ public final class Daemon: @unchecked Sendable {
             journal.apply(action)
             log(action)
         }
-        core.adapter.onReady = { [unowned self] in recoverOnce() }
+        core.adapter.onReady = { [unowned self] in
+            recoverOnce()
+            roleModules.takeOver()
+        }
         if !options.headless {
             let connection = try BusConnection(options.bus)
             connection.attach(to: loop)
@@ -105,8 +110,10 @@ public final class Daemon: @unchecked Sendable {
     public func stop() {
         core.send(.shutdown)
         core.adapter.afterPendingCommands { [unowned self] in
-            connection?.flush()
-            finished.signal()
+            roleModules.handBack { [unowned self] in
+                connection?.flush()
+                finished.signal()
+            }
         }
     }
 

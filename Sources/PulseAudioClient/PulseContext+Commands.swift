@@ -86,6 +86,24 @@ extension PulseContext {
         }
     }
 
+    /// Unloads a module (`pa_context_unload_module`).
+    public func unloadModule(_ index: UInt32, _ completion: @escaping Completion) {
+        command("unload module", completion) { pa_context_unload_module($0, index, SuccessBox.callback, $1) }
+    }
+
+    /// Loads a module (`pa_context_load_module`); the completion gets its index.
+    public func loadModule(_ name: String, argument: String, _ completion: @escaping (Result<UInt32, PulseError>) -> Void) {
+        let box = IndexBox(operation: "load module \(name)", context: pointer, completion)
+        let operation = pa_context_load_module(pointer, name, argument, { context, index, userdata in
+            let box = Unmanaged<IndexBox>.fromOpaque(userdata!).takeRetainedValue()
+            box.completion(index == cpulse_invalid_index() ? .failure(PulseError.fromContext(context, box.operation)) : .success(index))
+        }, Unmanaged.passRetained(box).toOpaque())
+        if let operation { pa_operation_unref(operation) } else {
+            Unmanaged.passUnretained(box).release()
+            completion(.failure(PulseError.fromContext(pointer, box.operation)))
+        }
+    }
+
     /// Writes entries of the server's stream memory, replacing those with the same names
     /// (`pa_ext_stream_restore_write`, `PA_UPDATE_REPLACE`).
     public func writeRestoreEntries(_ entries: [PulseRestoreEntry], _ completion: @escaping Completion) {

@@ -129,6 +129,14 @@ extension PulseContext {
         }, box.userdata))
     }
 
+    /// Every loaded module (`pa_context_get_module_info_list`).
+    public func modules(_ completion: @escaping (Result<[PulseModule], PulseError>) -> Void) {
+        let box = collect("list modules", completion)
+        box.start(pa_context_get_module_info_list(pointer, { _, info, eol, userdata in
+            InfoCollector.receive(userdata, eol, info.map { CConversion.module($0.pointee) })
+        }, box.userdata))
+    }
+
     /// The server's stream memory (`pa_ext_stream_restore_read`); fails where the server has none.
     public func restoreEntries(_ completion: @escaping (Result<[PulseRestoreEntry], PulseError>) -> Void) {
         let box = collect("read stream-restore entries", completion)

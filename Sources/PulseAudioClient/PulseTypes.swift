@@ -103,6 +103,13 @@ public struct PulseStream: Hashable, Sendable {
     public var properties: [String: String]
 }
 
+/// A loaded module (`pa_module_info`).
+public struct PulseModule: Hashable, Sendable {
+    public var index: UInt32
+    public var name: String
+    public var argument: String
+}
+
 /// One entry of the server's stream memory (`pa_ext_stream_restore_info`).
 public struct PulseRestoreEntry: Hashable, Sendable {
     public var name: String

@@ -31,9 +31,13 @@ public final class SoundServer: @unchecked Sendable {
 
     /// Starts a server of `kind` and waits until it answers. The watchdog ends everything after
     /// `lifetime`, so that a hung test cannot leave servers behind.
-    public init(_ kind: SoundServerKind, lifetime: Duration = .seconds(300)) throws {
+    /// Lines added to PulseAudio's startup script (`load-module …`); PulseAudio only.
+    private let extraScript: [String]
+
+    public init(_ kind: SoundServerKind, lifetime: Duration = .seconds(300), extraModules: [String] = []) throws {
         Self.reapLeftovers()
         self.kind = kind
+        extraScript = extraModules.map { "load-module \($0)" }
         root = NSTemporaryDirectory() + "audiosession-\(kind)-\(UUID().uuidString.prefix(8))"
         runtimeDirectory = root + "/run"
         for folder in ["run", "home", "config", "state", "logs"] {
@@ -97,6 +101,7 @@ public final class SoundServer: @unchecked Sendable {
             load-module module-stream-restore restore_device=false
             set-default-sink speaker
             set-default-source mic
+            \(extraScript.joined(separator: "\n"))
 
             """
         try FileManager.default.createDirectory(atPath: runtimeDirectory + "/pulse", withIntermediateDirectories: true)

@@ -20,6 +20,9 @@ public final class ServerAdapter: @unchecked Sendable {
     public var onReady: () -> Void = {}
 
     private var context: PulseContext?
+
+    /// The connected context, for one-off commands of the shell (nil while disconnected).
+    public var currentContext: PulseContext? { isConnected ? context : nil }
     private lazy var reconnectTimer = PulseTimer(loop: loop) { [unowned self] in self.connect() }
     private var backoff = ServerAdapter.firstBackoff
     private var lostAnnounced = false

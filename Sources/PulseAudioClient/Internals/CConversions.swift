@@ -114,6 +114,10 @@ enum CConversion {
                         defaultSinkName: string(info.default_sink_name), defaultSourceName: string(info.default_source_name))
     }
 
+    static func module(_ info: pa_module_info) -> PulseModule {
+        PulseModule(index: info.index, name: string(info.name) ?? "", argument: string(info.argument) ?? "")
+    }
+
     static func restoreEntry(_ info: pa_ext_stream_restore_info) -> PulseRestoreEntry {
         PulseRestoreEntry(name: string(info.name) ?? "", channelNames: channelNames(info.channel_map),
                           volume: volume(info.volume), device: string(info.device), mute: info.mute != 0)

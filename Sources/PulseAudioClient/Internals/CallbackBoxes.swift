@@ -86,3 +86,16 @@ final class TypedCollector<Item>: InfoCollector {
         completion(error.map { .failure($0) } ?? .success(items))
     }
 }
+
+/// Carries an index callback's completion (`pa_context_index_cb_t`).
+final class IndexBox {
+    let operation: String
+    let context: OpaquePointer
+    let completion: (Result<UInt32, PulseError>) -> Void
+
+    init(operation: String, context: OpaquePointer, _ completion: @escaping (Result<UInt32, PulseError>) -> Void) {
+        self.operation = operation
+        self.context = context
+        self.completion = completion
+    }
+}
