@@ -37,6 +37,7 @@ public final class Daemon: @unchecked Sendable {
     private var exitStatus: Int32 = 0
     private var recovered = false
     private let roleModules: RoleModules
+    private var policyWatcher: PolicyWatcher?
     private let output: FileHandle
 
     public init(options: DaemonOptions) throws {
@@ -76,6 +77,9 @@ public final class Daemon: @unchecked Sendable {
             if number == SIGHUP { loadPolicies() } else { stop() }
         }
         loadPolicies()
+        policyWatcher = PolicyWatcher(loop: loop, folders: PolicyLoader(base: options.policyFolders).folders) {
+            [unowned self] in loadPolicies()
+        }
     }
 
     /// Reads the policy files; a broken set is reported and the last good one stays in force.

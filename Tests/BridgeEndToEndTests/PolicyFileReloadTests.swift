@@ -72,6 +72,15 @@ struct PolicyFileReloadTests {
             daemon.records.filter { $0["event"] as? String == "session.released" && $0["app"] as? String == "Custom" }.count >= 2
         }
         #expect(try categoryOfCustom() == "ambient", "the last good set is still in force")
+
+        // An edit is picked up without SIGHUP too (inotify).
+        try waitUntil("the session to go with its stream", timeout: .seconds(15)) {
+            daemon.records.filter { $0["event"] as? String == "session.released" && $0["app"] as? String == "Custom" }.count >= 3
+        }
+        let before = daemon.records.filter { $0["event"] as? String == "policy.loaded" }.count
+        try Self.custom.replacingOccurrences(of: "%@", with: "soloAmbient").write(toFile: customFile, atomically: true, encoding: .utf8)
+        try waitUntil("the reload on change") { daemon.records.filter { $0["event"] as? String == "policy.loaded" }.count > before }
+        #expect(try categoryOfCustom() == "soloAmbient")
     }
 
     @Test("audiosessionctl policy check: 0 for good files, 1 with file:line:column for a broken one, 2 for bad usage")
