@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessionctl",
             dependencies: [
-                "AudioSessionKit", "AudioPolicy", "AudioSessionIPC", "DBusKit",
+                "AudioSessionKit", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

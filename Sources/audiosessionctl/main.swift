@@ -1,4 +1,5 @@
 import AudioPolicy
+import AudioSessionDaemon
 import AudioSessionIPC
 import ArgumentParser
 import DBusKit
@@ -61,11 +62,81 @@ extension AudioSessionControl {
     /// `audiosessionctl policy …`: policy files.
     struct Policy: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check policy files.", subcommands: [Check.self])
+            abstract: "Check, list and explain policy files.", subcommands: [Check.self, List.self, Explain.self])
+    }
+}
+
+/// Options shared by the verbs that read the policy search path.
+struct PolicyPathOptions: ParsableArguments {
+    @Option(name: .customLong("policies"), help: "A folder of policy files in place of the installed one (may be repeated).")
+    var folders: [String] = []
+
+    /// The policies in force along the search path, or exit 1 naming every broken file.
+    func load() throws -> (PolicySet, [String]) {
+        let (set, files, errors) = PolicyLoader(base: folders).load()
+        for error in errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+        guard errors.isEmpty else { throw ExitCode(1) }
+        guard let set else {
+            FileHandle.standardError.write(Data("audiosessionctl: no policy files in \(PolicyLoader(base: folders).folders.joined(separator: ", "))\n".utf8))
+            throw ExitCode(1)
+        }
+        return (set, files)
     }
 }
 
 extension AudioSessionControl.Policy {
+    /// `audiosessionctl policy list`: the policies in force, in precedence order.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the policies along the search path, first match first.")
+        @OptionGroup var path: PolicyPathOptions
+
+        func run() throws {
+            let (set, _) = try path.load()
+            let rows = set.policies.map { policy in
+                [policy.name, policy.configuration.description, policy.activation.rawValue,
+                 set.fallbackByRole.filter { $0.value == policy.name }.keys.sorted().joined(separator: ",")]
+            }
+            let header = ["POLICY", "SESSION", "ACTIVATION", "FALLBACK FOR ROLES"]
+            let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+            for row in [header] + rows {
+                print(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            }
+        }
+    }
+
+    /// `audiosessionctl policy explain APP`: which policy an app gets, and why.
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tell which policy an app gets and why (APP is a desktop id, Flatpak id, binary or application name).")
+        @OptionGroup var path: PolicyPathOptions
+        @Argument(help: "The app.") var app: String
+        @Option(help: "The stream's media.role, if it sets one.") var role: String?
+
+        func run() throws {
+            let (set, _) = try path.load()
+            for policy in set.policies {
+                let rules: [(String, Set<String>)] = [
+                    ("desktop id", policy.match.desktopIDs), ("Flatpak id", policy.match.flatpakIDs),
+                    ("binary", policy.match.binaries), ("application name", policy.match.applicationNames),
+                ]
+                if let rule = rules.first(where: { $0.1.contains(app) }) {
+                    print("\(app): \(policy.name) (its \(rule.0) '\(app)' is listed there; \(policy.configuration))")
+                    return
+                }
+                if let role, policy.match.roles.contains(role) {
+                    print("\(app): \(policy.name) (media.role '\(role)' is listed there; \(policy.configuration))")
+                    return
+                }
+            }
+            if let role, let name = set.fallbackByRole[role], let policy = set.policy(named: name) {
+                print("\(app): \(name) (no rule names it; it is the fallback for media.role '\(role)'; \(policy.configuration))")
+            } else {
+                print("\(app): no policy (no rule names it\(role.map { " and no policy is the fallback for media.role '\($0)'" } ?? ""); its streams mix with everything and are never touched)")
+            }
+        }
+    }
+
     /// `audiosessionctl policy check FILE...`: checks each file and the set they make together.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,0 +1,117 @@
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// Each shipped policy governs a plain `pacat` matched by its binary name (a copy of pacat under that
+/// name), with the session the file documents; and the behaviours that set the policies apart.
+@Suite("The shipped policies on plain pacat clients", .serialized)
+struct ShippedPolicyTests {
+    /// policy → (binary it matches, category, mode, active while playing)
+    static let rows: [(String, String, String, String, Bool)] = [
+        ("media-player", "mpv", "playback", "default", true),
+        ("browser-like", "firefox", "playback", "default", true),
+        ("game", "supertuxkart", "ambient", "default", true),
+        ("voip", "linphone", "playAndRecord", "voiceChat", true),
+        ("video-call", "zoom", "playAndRecord", "videoChat", true),
+        ("video-recorder", "obs", "playAndRecord", "videoRecording", true),
+        ("measurement", "lingot", "playAndRecord", "measurement", true),
+        ("navigation", "gnome-maps", "playback", "voicePrompt", true),
+        ("music-making", "ardour", "playAndRecord", "default", true),
+        ("audiobook", "cozy", "playback", "spokenAudio", true),
+        ("alarm", "gnome-clocks", "playback", "default", true),
+        ("screen-reader", "orca", "playback", "spokenAudio", true),
+        ("notification", "canberra-gtk-play", "playback", "default", true),
+    ]
+
+    /// A copy of pacat named `binary`, so that the stream's application.process.binary is that name.
+    static func pacat(named binary: String, in server: SoundServer) throws -> String {
+        let folder = server.root + "/bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/" + binary
+        if !FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.copyItem(atPath: try TestProcess.which("pacat"), toPath: path)
+        }
+        return path
+    }
+
+    /// The policy session of an app (by AppId), once it exists.
+    static func session(of app: String, _ client: BusClient) throws -> String {
+        var found = ""
+        try waitUntil("a policy session for \(app)") {
+            let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+            for session in sessions where try client.property(session.stringValue ?? "", "AppId") == .string(app) {
+                found = session.stringValue ?? ""
+                return true
+            }
+            return false
+        }
+        return found
+    }
+
+    @Test("every shipped policy governs its app with the session its file documents")
+    func everyPolicy() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let client = try BusClient(address: server.busAddress!)
+        for (policy, binary, category, mode, active) in Self.rows {
+            let pid = try server.spawnDetached(try Self.pacat(named: binary, in: server),
+                                               ["--playback", "--raw", "/dev/zero"], log: server.root + "/logs/\(binary).log")
+            let path = try Self.session(of: binary, client)
+            #expect(try client.property(path, "Category") == .string(category), "\(policy)")
+            #expect(try client.property(path, "Mode") == .string(mode), "\(policy)")
+            try waitUntil("\(policy)'s activation") { try client.property(path, "IsActive") == .bool(active) }
+            let record = daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == binary }
+            #expect(record?["policy"] as? String == policy)
+            kill(pid, SIGKILL)
+            try waitUntil("\(policy)'s session to end", timeout: .seconds(15)) {
+                let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+                return !sessions.contains(.objectPath(path))
+            }
+        }
+    }
+
+    @Test("a game mixes with music, navigation ducks it, an alarm interrupts it, and a call interrupts it until it ends")
+    func behavioursAgainstMusic() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let client = try BusClient(address: server.busAddress!)
+        try server.spawnDetached(try Self.pacat(named: "mpv", in: server), ["--playback", "--raw", "/dev/zero"],
+                                 log: server.root + "/logs/mpv.log")
+        let music = try server.reportedStream(of: "mpv")
+        let musicSession = try Self.session(of: "mpv", client)
+        func play(_ binary: String) throws -> Int32 {
+            try server.spawnDetached(try Self.pacat(named: binary, in: server), ["--playback", "--raw", "/dev/zero"],
+                                     log: server.root + "/logs/\(binary).log")
+        }
+        func musicLevels() throws -> (mute: Bool, volume: UInt32) {
+            let stream = try server.reportedStream(index: music.index)
+            return (stream?.mute ?? false, stream?.volume["front-left"] ?? 0)
+        }
+
+        let game = try play("supertuxkart")
+        _ = try Self.session(of: "supertuxkart", client)
+        #expect(try musicLevels().mute == false && musicLevels().volume == 0x10000, "a game mixes")
+        kill(game, SIGKILL)
+
+        let navigation = try play("gnome-maps")
+        try waitUntil("navigation to duck the music") { try musicLevels().volume == 0x10000 / 5 }
+        kill(navigation, SIGKILL)
+        try waitUntil("the music's volume back") { try musicLevels().volume == 0x10000 }
+
+        let alarm = try play("gnome-clocks")
+        try waitUntil("the alarm to interrupt the music") { try musicLevels().mute }
+        kill(alarm, SIGKILL)
+        try waitUntil("the music back after the alarm") { try !musicLevels().mute }
+
+        let call = try play("linphone")
+        try waitUntil("the call to interrupt the music") { try musicLevels().mute }
+        kill(call, SIGKILL)
+        try waitUntil("the music back after the call") { try !musicLevels().mute }
+        let events = daemon.records.filter { $0["event"] as? String == "interruption" && $0["session"] as? String == "session/\(musicSession.split(separator: "/").last ?? "")" }
+        #expect(events.compactMap { $0["type"] as? String } == ["began", "ended", "began", "ended"])
+    }
+}
