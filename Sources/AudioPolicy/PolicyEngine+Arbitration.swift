@@ -158,7 +158,9 @@ extension PolicyEngine {
             sessions[id]?.pausedPlayer = false
             if resume { emit(.playPlayer(id, why: "interruption ended with shouldResume")) }
         }
-        if session.activatesAutomatically && session.runningStreams > 0 { _ = activate(id) }
+        // A policy session whose streams still run takes the audio back, or, if a higher-priority
+        // session is active now, is interrupted by that one instead of being left in between.
+        autoActivateIfNeeded(id)
     }
 
     /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.

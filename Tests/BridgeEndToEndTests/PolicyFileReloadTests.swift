@@ -175,3 +175,34 @@ struct MPRISTests {
         try waitUntil("its stream unmuted") { try server.reportedStream(index: stream.index)?.mute == false }
     }
 }
+
+extension MPRISTests {
+    @Test("a browser-like app's player is paused by a call and not played again after it: the user acts")
+    func browserNotResumed() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let log = server.root + "/logs/browser.log"
+        let firefox = try ShippedPolicyTests.pacat(named: "firefox", in: server)
+        try server.spawnDetached(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Web", firefox], log: log)
+        var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        try waitUntil("the browser to play") { output.contains("ready") }
+        let client = try BusClient(address: server.busAddress!)
+        let session = try ShippedPolicyTests.session(of: "Web", client)
+        #expect(try client.property(session, "Category") == .string("playback"))
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the bridge to pause the browser") { output.contains("Pause") }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the browser's interruption to end") {
+            daemon.records.contains { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" && $0["app"] as? String == "Web" }
+        }
+        // The bridge decides about playing in the same step as the ended interruption, and logs it.
+        let sessionName = "session/\(session.split(separator: "/").last ?? "")"
+        #expect(!daemon.records.contains { $0["event"] as? String == "action" && $0["action"] as? String == "play"
+            && $0["session"] as? String == sessionName }, "not resumed unless the user acts")
+        #expect(!output.contains("Play"))
+    }
+}

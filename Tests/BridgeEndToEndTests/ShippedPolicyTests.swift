@@ -102,16 +102,38 @@ struct ShippedPolicyTests {
         kill(navigation, SIGKILL)
         try waitUntil("the music's volume back") { try musicLevels().volume == 0x10000 }
 
+        // A recorder that prefers no interruptions from alerts (an explicit session of this test).
+        let recorder = try client.createSession("recorder")
+        try client.setCategory(recorder.path, "record")
+        try client.call(recorder.path, BusClient.sessionInterface, "SetPrefersNoInterruptionsFromSystemAlerts", [.bool(true)])
+        try client.setActive(recorder.path, true)
+        try waitUntil("the recorder to interrupt the music (newest wins)") { try musicLevels().mute }
+        try client.setActive(recorder.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the music back") { try !musicLevels().mute }
+        try server.pactl(["set-sink-input-mute", "\(music.index)", "0"])
         let alarm = try play("gnome-clocks")
         try waitUntil("the alarm to interrupt the music") { try musicLevels().mute }
         kill(alarm, SIGKILL)
         try waitUntil("the music back after the alarm") { try !musicLevels().mute }
+        try client.setActive(recorder.path, true)
+        let recorderSignals = client.interruptions(recorder.path).count
+        let secondAlarm = try play("gnome-clocks")
+        try waitUntil("the second alarm's session") {
+            daemon.records.filter { $0["event"] as? String == "session.active" && $0["app"] as? String == "gnome-clocks" }.count >= 3
+        }
+        #expect(client.interruptions(recorder.path).count == recorderSignals, "the recorder prefers no interruptions from alerts")
+        #expect(try client.property(recorder.path, "IsActive") == .bool(true))
+        kill(secondAlarm, SIGKILL)
+        try client.setActive(recorder.path, false, options: ["notifyOthersOnDeactivation"])
 
         let call = try play("linphone")
         try waitUntil("the call to interrupt the music") { try musicLevels().mute }
         kill(call, SIGKILL)
         try waitUntil("the music back after the call") { try !musicLevels().mute }
         let events = daemon.records.filter { $0["event"] as? String == "interruption" && $0["session"] as? String == "session/\(musicSession.split(separator: "/").last ?? "")" }
-        #expect(events.compactMap { $0["type"] as? String } == ["began", "ended", "began", "ended"])
+        let types = events.compactMap { $0["type"] as? String }
+        #expect(types.count >= 6 && types.count % 2 == 0, "\(types)")
+        #expect(types.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0 ? "began" : "ended") },
+                "every began of the music is followed by its ended: \(types)")
     }
 }

@@ -1,6 +1,7 @@
-// mpris-test-player NAME: a small MPRIS player for tests. It owns org.mpris.MediaPlayer2.testplayer
-// on the session bus, plays silence through a child pacat as the app NAME (media.role=music), and
-// prints "Pause" or "Play" when it is asked to.
+// mpris-test-player NAME [PACAT]: a small MPRIS player for tests. It owns
+// org.mpris.MediaPlayer2.testplayer on the session bus, plays silence through a child pacat (or the
+// program PACAT, a copy of pacat under another name) as the app NAME (media.role=music), and prints
+// "Pause" or "Play" when it is asked to.
 import DBusKit
 import Foundation
 import Glibc
@@ -30,9 +31,10 @@ guard try connection.requestName("org.mpris.MediaPlayer2.testplayer") else { fat
 loop.start()
 
 var pid: Int32 = 0
-let arguments = ["pacat", "--playback", "--raw", "--client-name=\(name)", "--property=media.role=music", "/dev/zero"]
+let program = CommandLine.arguments.dropFirst(2).first ?? "pacat"
+let arguments = [program, "--playback", "--raw", "--client-name=\(name)", "--property=media.role=music", "/dev/zero"]
 let argv = arguments.map { strdup($0) } + [nil]
-posix_spawnp(&pid, "pacat", nil, nil, argv, environ)
+posix_spawnp(&pid, program, nil, nil, argv, environ)
 say("ready")
 signal(SIGTERM) { _ in exit(0) }
 waitpid(pid, nil, 0)
