@@ -7,6 +7,9 @@ extension PolicyEngine {
         serverName = name
         serverVersion = version
         let changed = defaultDeviceName[.output] != defaultOutput || defaultDeviceName[.input] != defaultInput
+        if let from = device(named: defaultDeviceName[.output])?.id, let to = device(named: defaultOutput)?.id, from != to {
+            defaultOutputChange = (from, to, now + .seconds(1))
+        }
         defaultDeviceName[.output] = defaultOutput
         defaultDeviceName[.input] = defaultInput
         if changed { reportAllRoutes(cause: .defaultChanged) }

@@ -90,6 +90,7 @@ extension PolicyEngine {
             }
         }
         absorbReportedLevels(info.id, info.levels)
+        if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) { return }
         if old.info.device != info.device {
             let expected = old.expectedMove
             streams[info.id]?.deviceLost = false
@@ -123,6 +124,19 @@ extension PolicyEngine {
                 reportRoute(of: sessionID, cause: .streamChange)
             }
         }
+    }
+
+    /// A policy that does not follow route changes keeps its streams where they were when the server
+    /// moves them to a new default device: the bridge moves them back.
+    mutating func keepOnDevice(_ old: TrackedStream, movedTo device: DeviceID?) -> Bool {
+        guard let change = defaultOutputChange, now <= change.until, old.info.device == change.from,
+            device == change.to, devices[change.from] != nil, old.expectedMove == nil,
+            let sessionID = old.session, let session = sessions[sessionID], session.kind == .policy,
+            !session.policy.followsRouteChanges
+        else { return false }
+        move(old.info.id, to: change.from, cause: .streamChange,
+             why: "policy \(session.policy.name) keeps its streams on their device when the default changes")
+        return true
     }
 
     /// A command failed, usually because its stream is gone: forget what was expected of it.

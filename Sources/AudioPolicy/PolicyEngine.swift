@@ -55,6 +55,8 @@ public struct PolicyEngine: Sendable {
     var nextSessionNumber: UInt32 = 1
     var activationCounter: UInt64 = 0
     var isAsleep = false
+    /// The last change of the default output: from, to, and until when streams landing on it count as its doing.
+    var defaultOutputChange: (from: DeviceID, to: DeviceID, until: EngineTime)?
     /// Set by ``PolicyEvent/shutdown``: no effect is applied any more.
     var isShuttingDown = false
     var wakeWindowEnd: EngineTime?

@@ -344,3 +344,20 @@ struct HardwareValueTests {
         #expect(values.outputVolume == 0.5)
     }
 }
+
+@Suite("Following route changes")
+struct FollowRouteTests {
+    @Test("a policy that does not follow route changes keeps its streams on their device when the default changes")
+    func pinnedPolicy() {
+        var policies = Scene.policies
+        policies.append(SessionPolicy(name: "tuner", configuration: try! SessionConfiguration(category: .playAndRecord,
+                                      mode: .measurement, options: .mixWithOthers), activation: .firstStream,
+                                      followsRouteChanges: false, match: PolicyMatch(applicationNames: ["Tuner"])))
+        var scene = Scene(policies: policies)
+        let tuner = scene.startStream("Tuner")
+        let player = scene.startStream("Music Player", role: "music")
+        _ = scene.plugHeadphones()  // the default moves to the headphones, and the server moves streams there
+        #expect(scene.serverStreams[tuner]?.device == scene.speaker, "moved back by the bridge")
+        #expect(scene.serverStreams[player]?.device != scene.speaker, "a policy that follows stays on the new default")
+    }
+}
