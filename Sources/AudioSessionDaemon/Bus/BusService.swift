@@ -311,9 +311,9 @@ public final class BusService {
         case .secondaryAudioHint(let id, let type):
             signal(id, "SilenceSecondaryAudioHint", [.string(type.rawValue)])
         case .pausePlayer(let id, _):
-            players.send("Pause", toPlayerOf: core.engine.sessions[id]?.processChain ?? [])
+            if let session = core.engine.sessions[id] { players.send("Pause", toPlayerOf: session) }
         case .playPlayer(let id, _):
-            players.send("Play", toPlayerOf: core.engine.sessions[id]?.processChain ?? [])
+            if let session = core.engine.sessions[id] { players.send("Play", toPlayerOf: session) }
         case .mediaServicesLost(let id): signal(id, "MediaServicesWereLost")
         case .mediaServicesReset(let id): signal(id, "MediaServicesWereReset")
         default: break

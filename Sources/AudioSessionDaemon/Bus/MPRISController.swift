@@ -1,24 +1,36 @@
 import AudioPolicy
 import DBusKit
 
-/// Pauses and plays the players of policy sessions through MPRIS: the player is the
-/// `org.mpris.MediaPlayer2.*` name whose process is the stream's process or one of its ancestors.
+/// Pauses and plays the players of policy sessions through MPRIS. The player is the
+/// `org.mpris.MediaPlayer2.*` name whose process (from the bus) is the stream's process or one of its
+/// ancestors; failing that, for a Flatpak app, the name that carries the app id's last part
+/// (`com.spotify.Client` → `org.mpris.MediaPlayer2.spotify`).
 final class MPRISController {
     let connection: BusConnection
     static let prefix = "org.mpris.MediaPlayer2."
 
     init(connection: BusConnection) { self.connection = connection }
 
-    /// Calls `Pause` or `Play` on the player of a process chain, if one is on the bus.
-    func send(_ member: String, toPlayerOf chain: [Int32]) {
-        guard !chain.isEmpty else { return }
+    /// The player of a session, if it is on the bus: calls `member` (`Pause` or `Play`) on it.
+    func send(_ member: String, toPlayerOf session: Session) {
+        let chain = session.processChain
+        let flatpakHint = session.appID.contains(".") ? session.appID.split(separator: ".").last.map { $0.lowercased() } : nil
         connection.call(.methodCall(destination: BusDriver.name, path: BusDriver.path, interface: BusDriver.name,
-                                    member: "ListNames")) { [connection] result in
+                                    member: "ListNames")) { [self] result in
             let names = ((try? result.get())?.arguments.first?.stringArray ?? []).filter { $0.hasPrefix(Self.prefix) }
+            guard !names.isEmpty else { return }
+            var pending = names.count
+            var byProcess: String?
             for name in names {
-                BusDriver.processID(of: name, on: connection) { pid in
-                    guard let pid, chain.contains(Int32(bitPattern: pid)) else { return }
-                    connection.call(.methodCall(destination: name, path: "/org/mpris/MediaPlayer2",
+                BusDriver.processID(of: name, on: connection) { [self] pid in
+                    if let pid, chain.contains(Int32(bitPattern: pid)), byProcess == nil { byProcess = name }
+                    pending -= 1
+                    guard pending == 0 else { return }
+                    let byFlatpak = flatpakHint.flatMap { hint in
+                        names.first { $0.dropFirst(Self.prefix.count).lowercased().hasPrefix(hint) }
+                    }
+                    guard let player = byProcess ?? byFlatpak else { return }
+                    connection.call(.methodCall(destination: player, path: "/org/mpris/MediaPlayer2",
                                                 interface: "org.mpris.MediaPlayer2.Player", member: member)) { _ in }
                 }
             }

@@ -1,7 +1,8 @@
 // mpris-test-player NAME [PACAT]: a small MPRIS player for tests. It owns
-// org.mpris.MediaPlayer2.testplayer on the session bus, plays silence through a child pacat (or the
-// program PACAT, a copy of pacat under another name) as the app NAME (media.role=music), and prints
-// "Pause" or "Play" when it is asked to.
+// org.mpris.MediaPlayer2.testplayer (or org.mpris.MediaPlayer2.$MPRIS_SUFFIX) on the session bus,
+// plays silence through a child pacat (or the program PACAT, a copy of pacat under another name; "-"
+// for no stream of its own) as the app NAME (media.role=music), and prints "Pause" or "Play" when it is
+// asked to.
 import DBusKit
 import Foundation
 import Glibc
@@ -27,11 +28,16 @@ let player = ExportedInterface(
 let root = ExportedInterface(name: "org.mpris.MediaPlayer2", methods: [:],
                              properties: ["Identity": ExportedProperty("s", get: { .string(name) })], introspectionXML: "")
 objects.export(path: "/org/mpris/MediaPlayer2", interfaces: [root, player])
-guard try connection.requestName("org.mpris.MediaPlayer2.testplayer") else { fatalError("the name is taken") }
+let suffix = ProcessInfo.processInfo.environment["MPRIS_SUFFIX"] ?? "testplayer"
+guard try connection.requestName("org.mpris.MediaPlayer2.\(suffix)") else { fatalError("the name is taken") }
 loop.start()
 
 var pid: Int32 = 0
 let program = CommandLine.arguments.dropFirst(2).first ?? "pacat"
+if program == "-" {
+    say("ready")
+    while true { sleep(60) }
+}
 let arguments = [program, "--playback", "--raw", "--client-name=\(name)", "--property=media.role=music", "/dev/zero"]
 let argv = arguments.map { strdup($0) } + [nil]
 posix_spawnp(&pid, program, nil, nil, argv, environ)

@@ -1,0 +1,43 @@
+import AudioTestHarness
+import Foundation
+import Testing
+
+@Suite("audiosessionctl exec", .serialized)
+struct ExecTests {
+    @Test("exec runs an unmodified pacat inside a session; its stream carries the token and joins it",
+          arguments: SoundServerKind.allCases)
+    func execRunsPacatInASession(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let exec = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [
+            "exec", "--category", "playback", "--mode", "moviePlayback", "--",
+            "pacat", "--playback", "--raw", "--client-name=Movie", "/dev/zero",
+        ])
+        let stream = try server.reportedStream(of: "Movie")
+        let client = try BusClient(address: server.busAddress!)
+        var sessionPath = ""
+        try waitUntil("the stream to join a session") {
+            let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
+            let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+            let streams = snapshot["streams"] as? [[String: Any]] ?? []
+            sessionPath = streams.first { $0["stream"] as? String == "sink-input/\(stream.index)" }?["session"] as? String ?? ""
+            return !sessionPath.isEmpty
+        }
+        #expect(try client.property(sessionPath, "StreamToken").stringValue == stream.properties["audiosession.token"])
+        #expect(try client.property(sessionPath, "Category") == .string("playback"))
+        #expect(try client.property(sessionPath, "Mode") == .string("moviePlayback"))
+        #expect(try client.property(sessionPath, "IsActive") == .bool(true))
+        #expect(try client.property(sessionPath, "AppId") == .string("pacat"))
+
+        // The session ends with the program.
+        let pacat = try #require(Int32(stream.properties["application.process.id"] ?? ""))
+        kill(pacat, SIGTERM)
+        exec.waitUntilExit()
+        try waitUntil("the session to end") {
+            let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+            return !sessions.contains(.objectPath(sessionPath))
+        }
+    }
+}
