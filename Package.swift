@@ -47,17 +47,18 @@ let package = Package(
         .executableTarget(name: "voip-call", dependencies: ["AudioSessionKit", "AudioSessionPulse", "PulseAudioClient"],
                           path: "Examples/voip-call"),
 
-        // Thin executables.
+        // Thin executables, and what their command lines share.
+        .target(name: "CommandLineSupport", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "audiosessiond",
             dependencies: [
-                "AudioSessionDaemon", "AudioSessionIPC", "DBusKit",
+                "AudioSessionDaemon", "AudioSessionIPC", "DBusKit", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "audiosessionctl",
             dependencies: [
-                "AudioSessionKit", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit",
+                "AudioSessionKit", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

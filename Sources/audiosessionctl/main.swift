@@ -2,6 +2,7 @@ import AudioPolicy
 import AudioSessionDaemon
 import AudioSessionIPC
 import ArgumentParser
+import CommandLineSupport
 import DBusKit
 import Foundation
 import Glibc
@@ -209,19 +210,4 @@ enum ChildProcess {
     }
 }
 
-/// Runs the command; bad usage exits with status 2 (INTERFACES.md), runtime failures with 1.
-func runCommand() {
-    do {
-        var command = try AudioSessionControl.parseAsRoot()
-        try command.run()
-    } catch {
-        let code = AudioSessionControl.exitCode(for: error)
-        if code == .validationFailure {
-            FileHandle.standardError.write(Data((AudioSessionControl.fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
-        }
-        AudioSessionControl.exit(withError: error)
-    }
-}
-
-runCommand()
+AudioSessionControl.runWithExitStatuses()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import AudioSessionDaemon
 import AudioSessionIPC
 import DBusKit
@@ -52,19 +53,4 @@ struct AudioSessionDaemonCommand: ParsableCommand {
 }
 
 
-/// Runs the command; bad usage exits with status 2 (INTERFACES.md), runtime failures with 1.
-func runCommand() {
-    do {
-        var command = try AudioSessionDaemonCommand.parseAsRoot()
-        try command.run()
-    } catch {
-        let code = AudioSessionDaemonCommand.exitCode(for: error)
-        if code == .validationFailure {
-            FileHandle.standardError.write(Data((AudioSessionDaemonCommand.fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
-        }
-        AudioSessionDaemonCommand.exit(withError: error)
-    }
-}
-
-runCommand()
+AudioSessionDaemonCommand.runWithExitStatuses()

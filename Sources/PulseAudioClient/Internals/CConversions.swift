@@ -79,20 +79,21 @@ enum CConversion {
         device(info, isSink: false, monitorOfSink: index(info.monitor_of_sink))
     }
 
-    static func stream(sinkInput info: pa_sink_input_info) -> PulseStream {
+    /// A sink-input or source-output, from either C structure.
+    static func stream<Info: CStreamInfo>(_ info: Info, isSinkInput: Bool, device: UInt32) -> PulseStream {
         PulseStream(
-            isSinkInput: true, index: info.index, name: string(info.name) ?? "", client: index(info.client),
-            ownerModule: index(info.owner_module), device: info.sink, corked: info.corked != 0, mute: info.mute != 0,
+            isSinkInput: isSinkInput, index: info.index, name: string(info.name) ?? "", client: index(info.client),
+            ownerModule: index(info.owner_module), device: device, corked: info.corked != 0, mute: info.mute != 0,
             volume: volume(info.volume), hasVolume: info.has_volume != 0, channelNames: channelNames(info.channel_map),
             properties: properties(info.proplist))
     }
 
+    static func stream(sinkInput info: pa_sink_input_info) -> PulseStream {
+        stream(info, isSinkInput: true, device: info.sink)
+    }
+
     static func stream(sourceOutput info: pa_source_output_info) -> PulseStream {
-        PulseStream(
-            isSinkInput: false, index: info.index, name: string(info.name) ?? "", client: index(info.client),
-            ownerModule: index(info.owner_module), device: info.source, corked: info.corked != 0, mute: info.mute != 0,
-            volume: volume(info.volume), hasVolume: info.has_volume != 0, channelNames: channelNames(info.channel_map),
-            properties: properties(info.proplist))
+        stream(info, isSinkInput: false, device: info.source)
     }
 
     static func card(_ info: pa_card_info) -> PulseCard {
@@ -157,3 +158,20 @@ extension pa_sink_port_info: CPortInfo {}
 extension pa_source_port_info: CPortInfo {}
 extension pa_sink_info: CDeviceInfo {}
 extension pa_source_info: CDeviceInfo {}
+
+/// The fields `pa_sink_input_info` and `pa_source_output_info` share.
+protocol CStreamInfo {
+    var index: UInt32 { get }
+    var name: UnsafePointer<CChar>! { get }
+    var owner_module: UInt32 { get }
+    var client: UInt32 { get }
+    var channel_map: pa_channel_map { get }
+    var volume: pa_cvolume { get }
+    var proplist: OpaquePointer! { get }
+    var corked: Int32 { get }
+    var has_volume: Int32 { get }
+    var mute: Int32 { get }
+}
+
+extension pa_sink_input_info: CStreamInfo {}
+extension pa_source_output_info: CStreamInfo {}
