@@ -35,9 +35,10 @@ struct ShippedPolicyTests {
     }
 
     /// The policy session of an app (by AppId), once it exists.
-    static func session(of app: String, _ client: BusClient) throws -> String {
+    static func session(of app: String, _ client: BusClient, timeout: Duration = .seconds(20)) throws -> String {
         var found = ""
-        try waitUntil("a policy session for \(app)") {
+        try waitUntil("a policy session for \(app) (sessions: \((try? client.call(BusClient.manager, BusClient.bridge, "Snapshot"))?.first?.stringValue ?? "?"))",
+                      timeout: timeout) {
             let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
             for session in sessions where try client.property(session.stringValue ?? "", "AppId") == .string(app) {
                 found = session.stringValue ?? ""
