@@ -41,3 +41,29 @@ struct ExecTests {
         }
     }
 }
+
+extension ExecTests {
+    @Test("exec --policy starts the session from a shipped policy (default: soloAmbient)")
+    func execWithPolicy() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        _ = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [
+            "exec", "--policy", "default", "--", "pacat", "--playback", "--raw", "--client-name=Plain", "/dev/zero",
+        ])
+        let stream = try server.reportedStream(of: "Plain")
+        let token = try #require(stream.properties["audiosession.token"])
+        let client = try BusClient(address: server.busAddress!)
+        try waitUntil("the session of the default policy") {
+            let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+            return try sessions.contains {
+                let path = $0.stringValue ?? ""
+                return try client.property(path, "StreamToken") == .string(token)
+                    && client.property(path, "Category") == .string("soloAmbient")
+            }
+        }
+        let created = daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == "pacat" }
+        #expect(created?["policy"] as? String == "default")
+    }
+}

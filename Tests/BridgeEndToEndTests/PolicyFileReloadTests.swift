@@ -99,5 +99,19 @@ struct PolicyFileReloadTests {
         #expect(bad.output.contains("\(broken):3:9: ducking.level must be within 0.0…1.0"))
         let usage = try TestProcess.run(ctl, ["policy", "verify"], environment: ProcessInfo.processInfo.environment)
         #expect(usage.status == 2)
+
+        let folder = ["--policies", BridgeDaemon.policiesFolder]
+        let list = try TestProcess.run(ctl, ["policy", "list"] + folder, environment: ProcessInfo.processInfo.environment)
+        #expect(list.status == 0)
+        let rows = list.output.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(rows.first == "POLICY" && rows.dropFirst().first == "screen-reader" && rows.last == "default")
+        #expect(rows.count == 15)
+        let explainBinary = try TestProcess.run(ctl, ["policy", "explain", "mpv"] + folder, environment: ProcessInfo.processInfo.environment)
+        #expect(explainBinary.output.hasPrefix("mpv: media-player (its binary 'mpv' is listed there"))
+        let explainRole = try TestProcess.run(ctl, ["policy", "explain", "someapp", "--role", "game"] + folder,
+                                              environment: ProcessInfo.processInfo.environment)
+        #expect(explainRole.output.hasPrefix("someapp: game (no rule names it; it is the fallback for media.role 'game'"))
+        let explainNone = try TestProcess.run(ctl, ["policy", "explain", "someapp"] + folder, environment: ProcessInfo.processInfo.environment)
+        #expect(explainNone.output.contains("no policy"))
     }
 }
