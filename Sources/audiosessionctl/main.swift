@@ -12,7 +12,122 @@ struct AudioSessionControl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiosessionctl",
         abstract: "Inspect and drive the audio-session bridge.",
-        subcommands: [Policy.self, Exec.self])
+        subcommands: [Status.self, Monitor.self, Silent.self, Policy.self, Exec.self])
+}
+
+/// Text for people or JSON for machines.
+enum OutputFormat: String, ExpressibleByArgument { case text, json }
+
+extension AudioSessionControl {
+    /// `audiosessionctl status`: sessions, streams and devices, from the bridge's `Snapshot()`.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the bridge's sessions, streams and devices.")
+        @Option(help: "text (aligned tables) or json.") var format: OutputFormat = .text
+
+        func run() throws {
+            let bridge = try BridgeCalls()
+            let json = try bridge.call(BusContract.managerPath, BusContract.managerInterface, "Snapshot", [])
+                .first?.stringValue ?? "{}"
+            guard format == .text else { return print(json) }
+            let snapshot = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]) ?? [:]
+            print("server: \(snapshot["server"] as? String ?? "?") \(snapshot["serverVersion"] as? String ?? "")"
+                + ((snapshot["connected"] as? Bool ?? false) ? "" : " (not connected)")
+                + "   silent mode: \((snapshot["silentMode"] as? Bool ?? false) ? "on" : "off")"
+                + "   screen: \((snapshot["screenLocked"] as? Bool ?? false) ? "locked" : "unlocked")")
+            func list(_ key: String) -> [[String: Any]] { snapshot[key] as? [[String: Any]] ?? [] }
+            func text(_ value: Any?) -> String {
+                switch value {
+                case let value as String: value
+                case let value as Bool: value ? "yes" : "no"
+                case let value as [String]: value.joined(separator: ",")
+                case let value as [Any]: value.map { "\($0)" }.joined(separator: ",")
+                case nil, is NSNull: "-"
+                case let value?: "\(value)"
+                }
+            }
+            func outputs(_ session: [String: Any]) -> String {
+                let route = session["route"] as? [String: Any]
+                return ((route?["outputs"] as? [[String: Any]]) ?? []).map { "\($0["portType"] ?? "?")" }.joined(separator: ",")
+            }
+            print()
+            Table.print(["SESSION", "APP", "KIND", "POLICY", "CATEGORY", "MODE", "OPTIONS", "ACTIVE", "INTERRUPTED", "OUTPUT"],
+                        list("sessions").map { s in
+                            [text(s["session"]).split(separator: "/").suffix(2).joined(separator: "/"), text(s["app"]),
+                             text(s["kind"]), text(s["policy"]), text(s["category"]), text(s["mode"]), text(s["options"]),
+                             text(s["active"]), text(s["interrupted"]), outputs(s)]
+                        })
+            print()
+            Table.print(["STREAM", "APP", "ROLE", "SESSION", "DEVICE", "CORKED", "MUTE", "BRIDGE EFFECT"],
+                        list("streams").map { s in
+                            [text(s["stream"]), text(s["app"]), text(s["role"]),
+                             text(s["session"]).split(separator: "/").suffix(2).joined(separator: "/"), text(s["device"]),
+                             text(s["corked"]), text(s["mute"]), text(s["effect"])]
+                        })
+            print()
+            Table.print(["DEVICE", "NAME", "PORT TYPE", "UID", "DEFAULT"], list("devices").map { d in
+                let port = d["port"] as? [String: Any]
+                return [text(d["device"]), text(d["name"]), text(port?["portType"]), text(port?["uid"]), text(d["default"])]
+            })
+        }
+    }
+
+    /// `audiosessionctl monitor`: the event log, live, from the manager's `Event` signal.
+    struct Monitor: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Follow the bridge's event log live.")
+        @Option(help: "text or json (JSON Lines, as audiosessiond --log json writes).") var format: OutputFormat = .text
+
+        func run() throws {
+            let bridge = try BridgeCalls()
+            try bridge.connection.addMatch(
+                "type='signal',sender='\(BusContract.busName)',interface='\(BusContract.managerInterface)',member='Event'")
+            let format = self.format
+            bridge.connection.onMessage = { message in
+                guard message.member == "Event", let json = message.arguments.first?.stringValue else { return false }
+                FileHandle.standardOutput.write(Data(((format == .json ? json : Self.text(json)) + "\n").utf8))
+                return true
+            }
+            while bridge.connection.isConnected { bridge.connection.dispatchPending(); usleep(20_000) }
+        }
+
+        /// One record as text: timestamp, event, then key=value pairs.
+        static func text(_ json: String) -> String {
+            guard let record = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return json }
+            let rest = record.filter { $0.key != "ts" && $0.key != "event" }.sorted { $0.key < $1.key }.map { key, value in
+                let rendered = (value as? String)
+                    ?? (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]))
+                        .map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+                return "\(key)=\(rendered)"
+            }
+            return ([record["ts"] as? String ?? "", record["event"] as? String ?? ""] + rest).joined(separator: " ")
+        }
+    }
+
+    /// `audiosessionctl silent on|off`: the silent switch.
+    struct Silent: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn the silent switch on or off.")
+        enum State: String, ExpressibleByArgument { case on, off }
+        @Argument(help: "on or off.") var state: State
+
+        func run() throws {
+            let bridge = try BridgeCalls()
+            _ = try bridge.call(BusContract.managerPath, "org.freedesktop.DBus.Properties", "Set",
+                                [.string(BusContract.managerInterface), .string("SilentMode"), .variant(.bool(state == .on))])
+            print("silent mode \(state.rawValue)")
+        }
+    }
+}
+
+/// Aligned columns for people.
+enum Table {
+    static func print(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        for row in all {
+            Swift.print(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+        if rows.isEmpty { Swift.print("(none)") }
+    }
 }
 
 extension AudioSessionControl {
@@ -97,12 +212,7 @@ extension AudioSessionControl.Policy {
                 [policy.name, policy.configuration.description, policy.activation.rawValue,
                  set.fallbackByRole.filter { $0.value == policy.name }.keys.sorted().joined(separator: ",")]
             }
-            let header = ["POLICY", "SESSION", "ACTIVATION", "FALLBACK FOR ROLES"]
-            let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-            for row in [header] + rows {
-                print(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
-            }
+            Table.print(["POLICY", "SESSION", "ACTIVATION", "FALLBACK FOR ROLES"], rows)
         }
     }
 
@@ -174,7 +284,9 @@ struct BridgeCalls {
         do {
             connection = try BusConnection(.session)
         } catch {
-            throw CleanExit.message("audiosessionctl: cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+            FileHandle.standardError.write(Data(
+                "audiosessionctl: cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?\n".utf8))
+            throw ExitCode(1)
         }
     }
 

@@ -27,6 +27,7 @@ public final class BusService {
     /// Takes the well-known name and starts serving; throws when the name is taken.
     public func start() throws(BusError) {
         try connection.addMatch(BusDriver.nameOwnerChangedRule)
+        try connection.addMatch("type='signal',interface='org.freedesktop.ScreenSaver',member='ActiveChanged'")
         objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
@@ -48,6 +49,13 @@ public final class BusService {
     private func otherMessage(_ message: BusMessage) -> Bool {
         if let change = BusDriver.nameOwnerChange(message), change.name.hasPrefix(":"), change.newOwner.isEmpty {
             core.send(.ownerVanished(busName: change.name))
+            return true
+        }
+        // The desktop's screen saver (GNOME, KDE, and others implement org.freedesktop.ScreenSaver).
+        if message.kind == .signal, message.interface == "org.freedesktop.ScreenSaver", message.member == "ActiveChanged",
+            let locked = message.arguments.first?.boolValue
+        {
+            core.send(.screenLocked(locked))
             return true
         }
         return false

@@ -1,0 +1,82 @@
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// `audiosessionctl status`, `monitor` and `silent` through the built binary, and the desktop's lock.
+@Suite("audiosessionctl and the desktop", .serialized)
+struct ControlAndDesktopTests {
+    @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch")
+    func statusMonitorSilent() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let ctl = BridgeDaemon.buildDirectory + "/audiosessionctl"
+        let monitor = try server.spawn(ctl, ["monitor", "--format", "json"])
+        let client = try BusClient(address: server.busAddress!)
+        try waitUntil("the monitor to follow the log") {
+            _ = try client.createSession("warm-up")
+            return monitor.output.contains("\"session.created\"")
+        }
+        let music = try client.createSession("music")
+        try client.setCategory(music.path, "playback")
+        try client.setActive(music.path, true)
+
+        let status = try TestProcess.run(ctl, ["status"], environment: server.environment)
+        #expect(status.status == 0)
+        #expect(status.output.hasPrefix("server: pulseaudio 16.1"))
+        #expect(status.output.contains("SESSION") && status.output.contains("music") && status.output.contains("playback"))
+        #expect(status.output.contains("speaker") && status.output.contains("Speaker"))
+        let json = try TestProcess.run(ctl, ["status", "--format", "json"], environment: server.environment)
+        let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect((snapshot["sessions"] as? [[String: Any]])?.contains { $0["app"] as? String == "music" } == true)
+
+        #expect(try TestProcess.run(ctl, ["silent", "on"], environment: server.environment).status == 0)
+        #expect(try client.property(BusClient.manager, "SilentMode", interface: BusClient.bridge) == .bool(true))
+
+        // The monitor printed the same records as the log, as JSON Lines.
+        try waitUntil("the monitor to show the activation") { monitor.output.contains("\"session.active\"") }
+        let printed = monitor.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let logged = daemon.records
+        for record in printed where record["event"] as? String == "session.active" {
+            #expect(logged.contains { ($0["ts"] as? String) == (record["ts"] as? String) && ($0["event"] as? String) == "session.active" })
+        }
+        #expect(printed.allSatisfy { $0["ts"] != nil && $0["event"] != nil })
+        #expect(try TestProcess.run(ctl, ["status"], environment: ["PATH": "/usr/bin:/bin"]).status == 1,
+                "no bus: a runtime failure, said in one line")
+    }
+
+    @Test("locking through a stand-in ScreenSaver mutes an ambient session's stream, unlocking restores it; playback is untouched",
+          arguments: SoundServerKind.allCases)
+    func screenLock(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let client = try BusClient(address: server.busAddress!)
+        let game = try client.createSession("game")
+        try client.setCategory(game.path, "ambient")
+        try client.setActive(game.path, true)
+        try server.play(app: "game", properties: ["audiosession.token": game.token])
+        let book = try client.createSession("audiobook")
+        try client.setCategory(book.path, "playback", mode: "spokenAudio")
+        try client.setActive(book.path, true)
+        try server.play(app: "audiobook", properties: ["audiosession.token": book.token])
+        let effects = try server.reportedStream(of: "game"), speech = try server.reportedStream(of: "audiobook")
+        func emit(_ locked: Bool) throws {
+            // A stand-in for the desktop's screen saver, announcing the lock as GNOME and KDE do.
+            try TestProcess.run("dbus-send", ["--bus=\(server.busAddress!)", "--type=signal", "/org/freedesktop/ScreenSaver",
+                                              "org.freedesktop.ScreenSaver.ActiveChanged", "boolean:\(locked)"],
+                                environment: server.environment)
+        }
+        try emit(true)
+        try waitUntil("the game muted by the lock") { try server.reportedStream(index: effects.index)?.mute == true }
+        #expect(try server.reportedStream(index: speech.index)?.mute == false)
+        #expect(try client.property(BusClient.manager, "ScreenLocked", interface: BusClient.bridge) == .bool(true))
+        try emit(false)
+        try waitUntil("the game unmuted") { try server.reportedStream(index: effects.index)?.mute == false }
+        #expect(try server.reportedStream(index: speech.index)?.mute == false)
+    }
+}
