@@ -80,3 +80,52 @@ struct ControlAndDesktopTests {
         #expect(try server.reportedStream(index: speech.index)?.mute == false)
     }
 }
+
+@Suite("audiosessiond --headless", .serialized)
+struct HeadlessTests {
+    @Test("--headless --log json logs stream, device and route records for plain pacat clients, each valid JSON")
+    func headlessJSONLog() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let log = server.root + "/logs/headless.jsonl"
+        let daemon = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessiond", [
+            "--headless", "--server", server.address, "--log", "json", "--log-file", log,
+            "--policies", BridgeDaemon.policiesFolder,
+        ])
+        defer { daemon.stop() }
+        var records: [[String: Any]] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        var lines: Int { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        try waitUntil("the devices") { records.contains { $0["event"] as? String == "device.added" } }
+        try server.playDetached(app: "Music", role: "music")
+        let stream = try server.reportedStream(of: "Music")
+        let modules = try server.plug(.wiredHeadphones)
+        try server.move(sinkInput: stream.index, to: "headphones")
+        for module in modules { try server.unloadModule(module) }
+        try waitUntil("a route change for the removal") {
+            records.contains { $0["event"] as? String == "route.change" && $0["reason"] as? String == "oldDeviceUnavailable" }
+        }
+        #expect(records.count == lines, "every line is one JSON object")
+        let required: [String: [String]] = [
+            "device.added": ["device", "port", "portType"], "device.removed": ["device", "port", "portType"],
+            "stream.added": ["stream", "app", "role", "session"], "session.created": ["session", "app", "kind", "policy"],
+            "route.change": ["session", "app", "reason", "previousRoute", "currentRoute"],
+        ]
+        for (event, fields) in required {
+            let matching = records.filter { $0["event"] as? String == event }
+            #expect(!matching.isEmpty, "a \(event) record")
+            for record in matching {
+                #expect(record["ts"] is String)
+                for field in fields { #expect(record.keys.contains(field), "\(event) has \(field)") }
+            }
+        }
+        let timestamp = try #require(records.first?["ts"] as? String)
+        #expect(timestamp.hasSuffix("Z") && timestamp.count == "2026-11-22T12:25:59.312Z".count)
+        let change = try #require(records.first { $0["event"] as? String == "route.change" && $0["reason"] as? String == "oldDeviceUnavailable" })
+        let previous = try #require(change["previousRoute"] as? [String: Any])
+        #expect((previous["outputs"] as? [[String: Any]])?.first?["portType"] as? String == "Headphones")
+    }
+}
