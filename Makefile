@@ -62,8 +62,16 @@ bench: deps-test
 	@echo "make bench: the benchmarks arrive with their issue (see README, Limits)"; exit 1
 
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/audiosession/policies \
+	  $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces $(DESTDIR)$(PREFIX)/share/dbus-1/services \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user
 	install -m 755 .build/release/audiosessiond .build/release/audiosessionctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 policies/*.toml policies/README.md $(DESTDIR)$(PREFIX)/share/audiosession/policies/
+	install -m 644 interfaces/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' packaging/audiosessiond.service.in \
+	  > $(DESTDIR)$(PREFIX)/lib/systemd/user/audiosessiond.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' packaging/io.github.audiosession.Bridge1.service.in \
+	  > $(DESTDIR)$(PREFIX)/share/dbus-1/services/io.github.audiosession.Bridge1.service
 
 clean:
 	rm -rf .build

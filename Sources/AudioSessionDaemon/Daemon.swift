@@ -143,6 +143,33 @@ public final class Daemon: @unchecked Sendable {
     }
 }
 
+extension Daemon {
+    /// `audiosessiond --restore-journal`: connects to the server, puts every stream a stopped bridge
+    /// left changed back to the user's levels, and returns (0, or 1 when the server cannot be reached).
+    public static func restoreJournal(options: DaemonOptions) throws -> Int32 {
+        let loop = try PulseLoop()
+        let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
+        let core = BridgeCore(loop: loop, server: server)
+        let journal = try EffectJournal(directory: options.journalDirectory)
+        guard !journal.leftovers.isEmpty else { return 0 }
+        let done = DispatchSemaphore(value: 0)
+        core.adapter.onReady = {
+            core.adapter.recover(journal.leftovers)
+            core.adapter.afterPendingCommands {
+                journal.forgetLeftovers()
+                done.signal()
+            }
+        }
+        loop.start()
+        loop.perform { core.start() }
+        guard done.wait(timeout: .now() + 10) == .success else {
+            FileHandle.standardError.write(Data("audiosessiond: cannot reach the sound server to restore the journal\n".utf8))
+            return 1
+        }
+        return 0
+    }
+}
+
 /// A daemon failure, with what to do.
 public struct DaemonError: Error, CustomStringConvertible {
     public var description: String

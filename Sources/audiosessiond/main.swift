@@ -22,6 +22,8 @@ struct AudioSessionDaemonCommand: ParsableCommand {
     @Option(help: "Where the event log goes (a file, or - for stdout).") var logFile: String?
     @Flag(help: "Also log to the systemd journal.") var journald = false
     @Flag(help: "Run without a bus name: observe the server, apply policy sessions, and log.") var headless = false
+    @Flag(help: "Put every stream a stopped bridge left changed back to the user's levels, and exit.")
+    var restoreJournal = false
     @Option(help: ArgumentHelp("Write the introspection XML of the interfaces into this folder and exit.", visibility: .hidden))
     var writeInterfaces: String?
 
@@ -40,6 +42,7 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         options.logFile = logFile
         options.headless = headless
         options.policyFolders = policies
+        if restoreJournal { Foundation.exit(try Daemon.restoreJournal(options: options)) }
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options)

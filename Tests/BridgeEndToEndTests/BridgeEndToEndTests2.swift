@@ -145,3 +145,24 @@ extension BridgeEndToEndTests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/\(name)").path
     }
 }
+
+extension BridgeEndToEndTests {
+    @Test("9d. after a SIGKILL, audiosessiond --restore-journal (the unit's ExecStopPost) puts the streams back")
+    func restoreJournalAfterKill() throws {
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let app = try scenario.client(), other = try scenario.client()
+        let (_, song, effects) = try scenario.musicAndGame(app, gameVolume: 0xA000)
+        _ = try scenario.session(other, "radio", "playback")
+        _ = try scenario.session(other, "navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])
+        try waitUntil("music muted") { try scenario.muted(song) == true }
+        try waitUntil("the game ducked") { try scenario.volume(effects) == ["front-left": 0x2000, "front-right": 0x2000] }
+        scenario.daemon.kill9()
+        let restore = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessiond",
+                                          ["--restore-journal", "--server", scenario.server.address],
+                                          environment: scenario.server.environment)
+        #expect(restore.status == 0, "\(restore.output)")
+        #expect(try scenario.muted(song) == false)
+        #expect(try scenario.volume(effects) == ["front-left": 0xA000, "front-right": 0xA000])
+    }
+}
