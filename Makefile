@@ -53,7 +53,7 @@ test: deps-test
 	$(SWIFT) test --skip-build
 
 run: deps-run release
-	.build/release/audiosessiond
+	scripts/run.sh
 
 demo: deps-run release
 	@echo "make demo: the scripted scene arrives with the event log (see README, Limits)"; exit 1
