@@ -3,7 +3,8 @@
 # Where there is none (a fresh or headless machine) it first starts a private PulseAudio with a null
 # "Speaker" sink and a private session bus (the embedded default), and says how to reach them.
 #   AUDIOSESSIOND   the daemon to run (default: .build/release/audiosessiond)
-#   DEMO=1          also play the scripted scene of `make demo` (see scripts/demo.sh)
+#   DEMO=1          use private servers whatever runs already, play the scripted scene of
+#                   `make demo` (scripts/demo.sh), and stop
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 daemon="${AUDIOSESSIOND:-$here/.build/release/audiosessiond}"
@@ -18,6 +19,7 @@ trap 'exit 0' INT TERM
 bus_works() { [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.GetId >/dev/null 2>&1; }
 server_works() { pactl info >/dev/null 2>&1; }
 
+if [ "${DEMO:-0}" = 1 ]; then unset DBUS_SESSION_BUS_ADDRESS PULSE_SERVER; fi
 if ! bus_works || ! server_works; then
   base="${XDG_RUNTIME_DIR:-/tmp}/audiosession-embedded-$$"
   mkdir -p "$base/pulse" && chmod 700 "$base"
@@ -47,5 +49,5 @@ fi
 
 "$daemon" --policies "$here/policies" "$@" &
 pids+=($!)
-if [ "${DEMO:-0}" = 1 ]; then "$here/scripts/demo.sh"; exit $?; fi
+if [ "${DEMO:-0}" = 1 ]; then "$here/scripts/demo.sh"; sleep 0.5; exit 0; fi
 wait "${pids[-1]}"

@@ -84,7 +84,8 @@ public final class Daemon: @unchecked Sendable {
 
     /// Reads the policy files; a broken set is reported and the last good one stays in force.
     public func loadPolicies() {
-        let (set, files, errors) = PolicyLoader(base: options.policyFolders).load()
+        let loader = PolicyLoader(base: options.policyFolders)
+        let (set, files, errors) = loader.load()
         for error in errors {
             write(LogRecord(timestamp: Date(), event: "policy.error", fields: [
                 ("file", .string(error.file)), ("line", .int(error.position.line)),
@@ -92,9 +93,11 @@ public final class Daemon: @unchecked Sendable {
             ]))
         }
         guard let set else { return }
+        let names = Dictionary(loader.files().map { ($0.file, (try? PolicyDocument(text: $0.text, file: $0.file, name: $0.name))?.policy.name ?? $0.name) },
+                               uniquingKeysWith: { first, _ in first })
         for file in files {
             write(LogRecord(timestamp: Date(), event: "policy.loaded", fields: [
-                ("file", .string(file)), ("policies", .array(set.policies.map { .string($0.name) })),
+                ("file", .string(file)), ("policies", .array([.string(names[file] ?? "")])),
             ]))
         }
         core.send(.policiesLoaded(set))
