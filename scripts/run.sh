@@ -10,7 +10,11 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 daemon="${AUDIOSESSIOND:-$here/.build/release/audiosessiond}"
 pids=()
 cleanup() {
-  [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
+  # The bridge first, so that it can undo what it changed while the servers are still there.
+  if [ ${#pids[@]} -gt 0 ]; then
+    kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null
+    kill "${pids[@]}" 2>/dev/null
+  fi
   wait 2>/dev/null
 }
 trap cleanup EXIT

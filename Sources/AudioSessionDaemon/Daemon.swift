@@ -36,6 +36,9 @@ public final class Daemon: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var exitStatus: Int32 = 0
     private var recovered = false
+    private var stopping = false
+    private var finishedOnce = false
+    private lazy var stopDeadline = PulseTimer(loop: loop) { [unowned self] in finish() }
     private let roleModules: RoleModules
     private var policyWatcher: PolicyWatcher?
     private let output: FileHandle
@@ -114,14 +117,23 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// Undoes every effect, waits for the server to apply that, and ends ``run()``. On the loop thread.
+    /// If the server does not answer (it went away at the same moment), the bridge ends after 2 s anyway:
+    /// the journal still holds what could not be undone.
     public func stop() {
+        guard !stopping else { return }
+        stopping = true
         core.send(.shutdown)
+        stopDeadline.arm(after: .seconds(2))
         core.adapter.afterPendingCommands { [unowned self] in
-            roleModules.handBack { [unowned self] in
-                connection?.flush()
-                finished.signal()
-            }
+            roleModules.handBack { [unowned self] in finish() }
         }
+    }
+
+    private func finish() {
+        guard !finishedOnce else { return }
+        finishedOnce = true
+        connection?.flush()
+        finished.signal()
     }
 
     private func recoverOnce() {
