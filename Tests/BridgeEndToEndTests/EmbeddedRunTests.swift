@@ -38,3 +38,27 @@ struct EmbeddedRunTests {
         #expect(status.output.contains("SESSION") && status.output.contains("DEVICE"))
     }
 }
+
+@Suite("make demo")
+struct DemoTests {
+    @Test("make demo's scene prints its interruption and route-change records")
+    func demo() throws {
+        let root = NSTemporaryDirectory() + "demo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let base = ProcessInfo.processInfo.environment
+        let environment = ["PATH": base["PATH"] ?? "/usr/bin:/bin", "HOME": root, "XDG_RUNTIME_DIR": root + "/run",
+                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.buildDirectory + "/audiosessiond",
+                           "DEMO": "1"]
+        let script = URL(fileURLWithPath: BridgeDaemon.policiesFolder).deletingLastPathComponent()
+            .appendingPathComponent("scripts/run.sh").path
+        let run = try TestProcess(script, [], environment: environment, logDirectory: root)
+        defer { run.stop() }
+        try waitUntil("the scene to end (so far: \(run.output.suffix(2000)))", timeout: .seconds(60)) { !run.isRunning }
+        let output = run.output
+        #expect(output.contains("interruption") && output.contains("type=began") && output.contains("type=ended"))
+        #expect(output.contains("shouldResume=true"))
+        #expect(output.contains("route.change") && output.contains("reason=oldDeviceUnavailable"))
+        #expect(output.contains("--- the scene is over"))
+    }
+}
