@@ -18,6 +18,8 @@ public struct DaemonOptions: Sendable {
     public var headless = false
     /// Where the journal lives.
     public var journalDirectory = EffectJournal.defaultDirectory
+    /// Also send the log to the systemd journal, when its socket exists.
+    public var journald = false
     /// Policy folders given with `--policies` (empty: the installed one).
     public var policyFolders: [String] = []
 
@@ -42,6 +44,7 @@ public final class Daemon: @unchecked Sendable {
     private let roleModules: RoleModules
     private var policyWatcher: PolicyWatcher?
     private let output: FileHandle
+    private let journalSink: JournalSink?
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -50,6 +53,7 @@ public final class Daemon: @unchecked Sendable {
         core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
         journal = try EffectJournal(directory: options.journalDirectory)
         roleModules = RoleModules(adapter: core.adapter, stateDirectory: options.journalDirectory)
+        journalSink = options.journald ? JournalSink() : nil
         if let path = options.logFile, path != "-" {
             if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: path) else {
@@ -154,6 +158,7 @@ public final class Daemon: @unchecked Sendable {
     private func write(_ record: LogRecord) {
         let line = options.logFormat == .json ? record.json : record.text
         output.write(Data((line + "\n").utf8))
+        journalSink?.send(record)
         service?.emitEvent(json: record.json)
     }
 }

@@ -42,6 +42,7 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         options.logFile = logFile
         options.headless = headless
         options.policyFolders = policies
+        options.journald = journald
         if restoreJournal { Foundation.exit(try Daemon.restoreJournal(options: options)) }
         let daemon: Daemon
         do {

@@ -129,3 +129,50 @@ struct HeadlessTests {
         #expect((previous["outputs"] as? [[String: Any]])?.first?["portType"] as? String == "Headphones")
     }
 }
+
+extension HeadlessTests {
+    @Test("--journald sends each record to the journal's socket with structured fields")
+    func journald() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        // A stand-in for the journal: a datagram socket at a path of the test's.
+        let path = server.root + "/journal.socket"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var environment = server.environment
+        environment["AUDIOSESSION_JOURNAL_SOCKET"] = path
+        let daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
+                                     ["--headless", "--journald", "--server", server.address, "--log-file", server.root + "/logs/j.log"],
+                                     environment: environment, logDirectory: server.root + "/logs")
+        defer { daemon.stop() }
+        var entries: [[String: String]] = []
+        try waitUntil("a device record in the journal") {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                guard count > 0 else { break }
+                var entry: [String: String] = [:]
+                for line in String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n") {
+                    guard let equals = line.firstIndex(of: "=") else { continue }
+                    entry[String(line[..<equals])] = String(line[line.index(after: equals)...])
+                }
+                entries.append(entry)
+            }
+            return entries.contains { $0["AUDIOSESSION_EVENT"] == "device.added" && $0["AUDIOSESSION_PORTTYPE"] == "Speaker" }
+        }
+        let entry = try #require(entries.first { $0["AUDIOSESSION_EVENT"] == "device.added" })
+        #expect(entry["SYSLOG_IDENTIFIER"] == "audiosessiond" && entry["PRIORITY"] == "6")
+        #expect(entry["MESSAGE"]?.contains("device.added") == true)
+        #expect(entry["AUDIOSESSION_DEVICE"]?.hasPrefix("s") == true)
+    }
+}
