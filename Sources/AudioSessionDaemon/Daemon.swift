@@ -43,6 +43,7 @@ public final class Daemon: @unchecked Sendable {
     private lazy var stopDeadline = PulseTimer(loop: loop) { [unowned self] in finish() }
     private let roleModules: RoleModules
     private var policyWatcher: PolicyWatcher?
+    private var login: LoginMonitor?
     private let output: FileHandle
     private let journalSink: JournalSink?
 
@@ -80,6 +81,8 @@ public final class Daemon: @unchecked Sendable {
             try service.start()
             self.service = service
         }
+        // logind, when there is a system bus (not the bus the bridge serves on, if that is the system bus).
+        if options.bus != .system { login = LoginMonitor(loop: loop, core: core) }
         signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] number in
             if number == SIGHUP { loadPolicies() } else { stop() }
         }

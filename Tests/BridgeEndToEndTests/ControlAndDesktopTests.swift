@@ -176,3 +176,47 @@ extension HeadlessTests {
         #expect(entry["AUDIOSESSION_DEVICE"]?.hasPrefix("s") == true)
     }
 }
+
+@Suite("logind on the system bus", .serialized)
+struct LogindTests {
+    @Test("LockedHint from a stand-in logind silences ambient output; PrepareForSleep/wake gives wakeFromSleep")
+    func lockedHintAndSleep() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let systemBus = server.root + "/run/system_bus"
+        _ = try server.spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(systemBus)"])
+        try waitUntil("the private system bus") { FileManager.default.fileExists(atPath: systemBus) }
+        var environment = server.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(systemBus)"
+        let log = server.root + "/logs/login.jsonl"
+        let daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
+                                     ["--server", server.address, "--log", "json", "--log-file", log,
+                                      "--policies", BridgeDaemon.policiesFolder],
+                                     environment: environment, logDirectory: server.root + "/logs")
+        defer { daemon.stop() }
+        try waitUntil("the bridge on the session bus") {
+            try TestProcess.run("busctl", ["--address=\(server.busAddress!)", "status", "io.github.audiosession.Bridge1"],
+                                environment: environment).status == 0
+        }
+        let client = try BusClient(address: server.busAddress!)
+        let game = try client.createSession("game")
+        try client.setCategory(game.path, "ambient")
+        try client.setActive(game.path, true)
+        try server.play(app: "game", properties: ["audiosession.token": game.token])
+        let effects = try server.reportedStream(of: "game")
+        let standIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/login1_standin.py").path
+        func logind(_ word: String) throws {
+            let result = try TestProcess.run("/usr/bin/python3", [standIn, word], environment: environment)
+            #expect(result.status == 0, "\(result.output)")
+        }
+        try logind("lock")
+        try waitUntil("the game muted by the lock") { try server.reportedStream(index: effects.index)?.mute == true }
+        try logind("unlock")
+        try waitUntil("the game unmuted") { try server.reportedStream(index: effects.index)?.mute == false }
+        try logind("sleep")
+        try logind("wake")
+        try server.plug(.wiredHeadphones)
+        try server.move(sinkInput: effects.index, to: "headphones")
+        try waitUntil("a wakeFromSleep route change") { !client.routeChanges(game.path).filter { $0.reason == "wakeFromSleep" }.isEmpty }
+    }
+}
