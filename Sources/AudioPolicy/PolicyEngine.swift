@@ -76,12 +76,9 @@ public struct PolicyEngine: Sendable {
         emitted = []
         dispatch(event)
         runDueTimers()
-        if let next = nextDeadline(), next != scheduledTick {
-            scheduledTick = next
-            emit(.scheduleTick(at: next))
-        } else if nextDeadline() == nil {
-            scheduledTick = nil
-        }
+        let next = nextDeadline()
+        if let next, next != scheduledTick { emit(.scheduleTick(at: next)) }
+        scheduledTick = next
         defer { emitted = [] }
         return emitted
     }

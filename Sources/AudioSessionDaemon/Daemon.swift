@@ -94,8 +94,7 @@ public final class Daemon: @unchecked Sendable {
 
     /// Reads the policy files; a broken set is reported and the last good one stays in force.
     public func loadPolicies() {
-        let loader = PolicyLoader(base: options.policyFolders)
-        let (set, files, errors) = loader.load()
+        let (set, policyByFile, errors) = PolicyLoader(base: options.policyFolders).load()
         for error in errors {
             write(LogRecord(timestamp: Date(), event: "policy.error", fields: [
                 ("file", .string(error.file)), ("line", .int(error.position.line)),
@@ -103,11 +102,9 @@ public final class Daemon: @unchecked Sendable {
             ]))
         }
         guard let set else { return }
-        let names = Dictionary(loader.files().map { ($0.file, (try? PolicyDocument(text: $0.text, file: $0.file, name: $0.name))?.policy.name ?? $0.name) },
-                               uniquingKeysWith: { first, _ in first })
-        for file in files {
+        for (file, policy) in policyByFile {
             write(LogRecord(timestamp: Date(), event: "policy.loaded", fields: [
-                ("file", .string(file)), ("policies", .array([.string(names[file] ?? "")])),
+                ("file", .string(file)), ("policies", .array([.string(policy)])),
             ]))
         }
         core.send(.policiesLoaded(set))

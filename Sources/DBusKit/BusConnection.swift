@@ -1,8 +1,8 @@
 import CDBus
 import Glibc
 
-/// A connection to a message bus (`DBusConnection`, private). Either attach it to a
-/// ``BusEventLoop`` (the daemon) or let it run its own dispatch thread (clients).
+/// A connection to a message bus (`DBusConnection`, private). Attach it to a ``BusEventLoop`` (the
+/// daemon's libpulse loop, or a client's ``BusThreadLoop``), or poll it with ``dispatchPending()``.
 public final class BusConnection: @unchecked Sendable {
     /// Which bus to connect to.
     public enum Address: Hashable, Sendable {
@@ -16,7 +16,6 @@ public final class BusConnection: @unchecked Sendable {
     public var onMessage: ((BusMessage) -> Bool)?
     private var loop: (any BusEventLoop)?
     private var dispatcher: (any BusLoopDeferred)?
-    private var dispatchThread: pthread_t?
     private var stopping = false
     private static let threadsReady: Bool = { dbus_threads_init_default() != 0 }()
 
@@ -85,7 +84,7 @@ public final class BusConnection: @unchecked Sendable {
     /// Sends a method call and waits for its reply (`dbus_connection_send_with_reply_and_block`);
     /// an error reply is thrown.
     public func call(_ message: BusMessage, timeout: Duration = .seconds(25)) throws(BusError) -> BusMessage {
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Self.milliseconds(timeout)
         guard let reply = try BusError.check({
             dbus_connection_send_with_reply_and_block(pointer, message.pointer, milliseconds, $0)
         }) else {
@@ -98,7 +97,7 @@ public final class BusConnection: @unchecked Sendable {
     /// (`dbus_connection_send_with_reply`, `dbus_pending_call_set_notify`); an error reply is a failure.
     public func call(_ message: BusMessage, timeout: Duration = .seconds(25),
                      completion: @escaping (Result<BusMessage, BusError>) -> Void) {
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Self.milliseconds(timeout)
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(pointer, message.pointer, &pending, milliseconds) != 0, let pending else {
             return completion(.failure(.failed("the connection is closed")))
@@ -115,14 +114,15 @@ public final class BusConnection: @unchecked Sendable {
         dbus_pending_call_unref(pending)
     }
 
-    /// Closes the connection (`dbus_connection_close`) and stops a dispatch thread. Safe to call twice.
+    /// A timeout as libdbus takes it.
+    static func milliseconds(_ timeout: Duration) -> Int32 {
+        Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Closes the connection (`dbus_connection_close`). Safe to call twice.
     public func close() {
         guard !stopping else { return }
         stopping = true
-        if let thread = dispatchThread, pthread_equal(thread, pthread_self()) == 0 {
-            pthread_join(thread, nil)
-        }
-        dispatchThread = nil
         dbus_connection_set_watch_functions(pointer, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(pointer, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(pointer, nil, nil, nil)
@@ -141,22 +141,10 @@ public final class BusConnection: @unchecked Sendable {
         while dbus_connection_dispatch(pointer) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 
-    /// Runs the connection on its own thread (`dbus_connection_read_write_dispatch`); handlers run there.
-    public func startDispatchThread() {
-        precondition(loop == nil && dispatchThread == nil, "a connection runs on one loop")
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { argument in
-            let connection = Unmanaged<BusConnection>.fromOpaque(argument!).takeUnretainedValue()
-            while !connection.stopping && dbus_connection_read_write_dispatch(connection.pointer, 50) != 0 {}
-            return nil
-        }, Unmanaged.passUnretained(self).toOpaque())
-        dispatchThread = thread
-    }
-
     /// Attaches the connection's watches, timeouts and dispatching to `loop`. Everything then runs on
     /// the loop's thread.
     public func attach(to loop: any BusEventLoop) {
-        precondition(self.loop == nil && dispatchThread == nil, "a connection runs on one loop")
+        precondition(self.loop == nil, "a connection runs on one loop")
         self.loop = loop
         let me = Unmanaged.passUnretained(self).toOpaque()
         dispatcher = loop.addDeferred { [unowned self] in self.dispatchAll() }

@@ -188,15 +188,16 @@ struct PolicyPathOptions: ParsableArguments {
     var folders: [String] = []
 
     /// The policies in force along the search path, or exit 1 naming every broken file.
-    func load() throws -> (PolicySet, [String]) {
-        let (set, files, errors) = PolicyLoader(base: folders).load()
+    func load() throws -> PolicySet {
+        let loader = PolicyLoader(base: folders)
+        let (set, _, errors) = loader.load()
         for error in errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
         guard errors.isEmpty else { throw ExitCode(1) }
         guard let set else {
-            FileHandle.standardError.write(Data("audiosessionctl: no policy files in \(PolicyLoader(base: folders).folders.joined(separator: ", "))\n".utf8))
+            FileHandle.standardError.write(Data("audiosessionctl: no policy files in \(loader.folders.joined(separator: ", "))\n".utf8))
             throw ExitCode(1)
         }
-        return (set, files)
+        return set
     }
 }
 
@@ -207,7 +208,7 @@ extension AudioSessionControl.Policy {
         @OptionGroup var path: PolicyPathOptions
 
         func run() throws {
-            let (set, _) = try path.load()
+            let set = try path.load()
             let rows = set.policies.map { policy in
                 [policy.name, policy.configuration.description, policy.activation.rawValue,
                  set.fallbackByRole.filter { $0.value == policy.name }.keys.sorted().joined(separator: ",")]
@@ -225,7 +226,7 @@ extension AudioSessionControl.Policy {
         @Option(help: "The stream's media.role, if it sets one.") var role: String?
 
         func run() throws {
-            let (set, _) = try path.load()
+            let set = try path.load()
             for policy in set.policies {
                 let rules: [(String, Set<String>)] = [
                     ("desktop id", policy.match.desktopIDs), ("Flatpak id", policy.match.flatpakIDs),

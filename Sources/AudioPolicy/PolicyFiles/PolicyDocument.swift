@@ -203,6 +203,12 @@ public enum PolicyLibrary {
     /// Reads every file (name → text, already resolved along the search path); returns the set and
     /// every file's error. A set is returned only when no file has an error.
     public static func load(_ files: [(file: String, name: String, text: String)]) -> (PolicySet?, [PolicyFileError]) {
+        let (documents, errors) = read(files)
+        return assemble(documents, errors)
+    }
+
+    /// Reads each file on its own: the documents that are good, and the errors of the others.
+    public static func read(_ files: [(file: String, name: String, text: String)]) -> ([PolicyDocument], [PolicyFileError]) {
         var documents: [PolicyDocument] = []
         var errors: [PolicyFileError] = []
         for file in files {
@@ -212,6 +218,13 @@ public enum PolicyLibrary {
                 errors.append(error)
             }
         }
+        return (documents, errors)
+    }
+
+    /// Puts read documents together into the set in force; any error (theirs, or a name used twice)
+    /// refuses the whole set.
+    public static func assemble(_ documents: [PolicyDocument], _ readErrors: [PolicyFileError]) -> (PolicySet?, [PolicyFileError]) {
+        var errors = readErrors
         var seenNames: [String: String] = [:]
         for document in documents {
             if let other = seenNames[document.policy.name] {

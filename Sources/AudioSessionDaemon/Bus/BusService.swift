@@ -279,7 +279,7 @@ public final class BusService {
         for name in SessionProperties.names {
             properties[name] = ExportedProperty(SessionProperties.signatures[name]!, get: { [unowned self] in
                 guard let session = core.engine.sessions[id] else { return .string("") }
-                return SessionProperties.values(of: session, in: core.engine).first { $0.0 == name }!.1
+                return SessionProperties.value(name, of: session, in: core.engine)
             })
         }
         return ExportedInterface(name: BusContract.sessionInterface, methods: methods, properties: properties,

@@ -24,31 +24,38 @@ enum SessionProperties {
     /// Every property of a session, in the order of ``names``.
     static func values(of session: Session, in engine: PolicyEngine) -> [(String, BusValue)] {
         let hardware = engine.hardwareValues(of: session.id)
-        let inputs = engine.devices.values.filter { $0.id.direction == .input && !$0.isMonitor }
-            .sorted { $0.id < $1.id }.map(\.portDescription)
-        let values: [String: BusValue] = [
-            "AppId": .string(session.appID),
-            "StreamToken": .string(session.token ?? ""),
-            "Category": .string(session.configuration.category.rawValue),
-            "Mode": .string(session.configuration.mode.rawValue),
-            "CategoryOptions": .strings(session.configuration.options.names),
-            "IsActive": .bool(session.isActive),
-            "IsInterrupted": .bool(session.isInterrupted),
-            "CurrentRoute": Codec.encode(engine.currentRoute(of: session.id)),
-            "AvailableInputs": Codec.encode(inputs),
-            "IsOtherAudioPlaying": .bool(engine.isOtherAudioPlaying(for: session.id)),
-            "SecondaryAudioShouldBeSilencedHint": .bool(session.secondaryAudioShouldBeSilenced),
-            "SampleRate": .double(hardware.sampleRate),
-            "PreferredSampleRate": .double(session.preferredSampleRate),
-            "IOBufferDuration": .double(hardware.ioBufferDuration),
-            "PreferredIOBufferDuration": .double(session.preferredIOBufferDuration),
-            "OutputLatency": .double(hardware.outputLatency),
-            "InputLatency": .double(hardware.inputLatency),
-            "OutputVolume": .double(hardware.outputVolume),
-            "OutputNumberOfChannels": .int32(Int32(hardware.outputChannels)),
-            "InputNumberOfChannels": .int32(Int32(hardware.inputChannels)),
-            "PrefersNoInterruptionsFromSystemAlerts": .bool(session.prefersNoInterruptionsFromSystemAlerts),
-        ]
-        return names.map { ($0, values[$0]!) }
+        return names.map { ($0, value($0, of: session, in: engine, hardware: hardware)) }
+    }
+
+    /// One property, computing only what it needs (the hardware values when given are reused).
+    static func value(_ name: String, of session: Session, in engine: PolicyEngine,
+                      hardware known: HardwareValues? = nil) -> BusValue {
+        var hardware: HardwareValues { known ?? engine.hardwareValues(of: session.id) }
+        switch name {
+        case "AppId": return .string(session.appID)
+        case "StreamToken": return .string(session.token ?? "")
+        case "Category": return .string(session.configuration.category.rawValue)
+        case "Mode": return .string(session.configuration.mode.rawValue)
+        case "CategoryOptions": return .strings(session.configuration.options.names)
+        case "IsActive": return .bool(session.isActive)
+        case "IsInterrupted": return .bool(session.isInterrupted)
+        case "CurrentRoute": return Codec.encode(engine.currentRoute(of: session.id))
+        case "AvailableInputs":
+            return Codec.encode(engine.devices.values.filter { $0.id.direction == .input && !$0.isMonitor }
+                .sorted { $0.id < $1.id }.map(\.portDescription))
+        case "IsOtherAudioPlaying": return .bool(engine.isOtherAudioPlaying(for: session.id))
+        case "SecondaryAudioShouldBeSilencedHint": return .bool(session.secondaryAudioShouldBeSilenced)
+        case "SampleRate": return .double(hardware.sampleRate)
+        case "PreferredSampleRate": return .double(session.preferredSampleRate)
+        case "IOBufferDuration": return .double(hardware.ioBufferDuration)
+        case "PreferredIOBufferDuration": return .double(session.preferredIOBufferDuration)
+        case "OutputLatency": return .double(hardware.outputLatency)
+        case "InputLatency": return .double(hardware.inputLatency)
+        case "OutputVolume": return .double(hardware.outputVolume)
+        case "OutputNumberOfChannels": return .int32(Int32(hardware.outputChannels))
+        case "InputNumberOfChannels": return .int32(Int32(hardware.inputChannels))
+        case "PrefersNoInterruptionsFromSystemAlerts": return .bool(session.prefersNoInterruptionsFromSystemAlerts)
+        default: preconditionFailure("\(name) is not a session property")
+        }
     }
 }

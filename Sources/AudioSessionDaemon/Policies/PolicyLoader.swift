@@ -38,11 +38,13 @@ public struct PolicyLoader: Sendable {
         return byName.keys.sorted().map { byName[$0]! }
     }
 
-    /// Reads the files: the set (nil if any file is broken, or if there are none) and the errors.
-    public func load() -> (set: PolicySet?, files: [String], errors: [PolicyFileError]) {
+    /// Reads the files once: the set (nil if any file is broken, or if there are none), each good
+    /// file with the policy it holds, and the errors.
+    public func load() -> (set: PolicySet?, policyByFile: [(file: String, policy: String)], errors: [PolicyFileError]) {
         let found = files()
         guard !found.isEmpty else { return (nil, [], []) }
-        let (set, errors) = PolicyLibrary.load(found)
-        return (set, found.map(\.file), errors)
+        let (documents, readErrors) = PolicyLibrary.read(found)
+        let (set, errors) = PolicyLibrary.assemble(documents, readErrors)
+        return (set, documents.map { ($0.file, $0.policy.name) }, errors)
     }
 }
