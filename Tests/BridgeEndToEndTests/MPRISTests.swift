@@ -49,7 +49,7 @@ extension MPRISTests {
         var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         try waitUntil("the browser to play") { output.contains("ready") }
         let client = try BusClient(address: server.busAddress!)
-        let session = try ShippedPolicyTests.session(of: "Web", client)
+        let session = try ShippedPolicyTests.session(of: "Web", client, log: log)
         #expect(try client.property(session, "Category") == .string("playback"))
         let call = try client.createSession("call")
         try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
@@ -83,11 +83,12 @@ extension MPRISTests {
         var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         try waitUntil("the player to be on the bus") { output.contains("ready") }
         // The app's stream comes from another process, with the sandbox's app id.
+        let streamLog = server.root + "/logs/tunes.log"
         try server.spawnDetached("pacat", ["--playback", "--raw", "--client-name=Tunes", "--property=media.role=music",
                                            "--property=pipewire.access.portal.app_id=com.example.Tunes", "/dev/zero"],
-                                 log: server.root + "/logs/tunes.log")
+                                 log: streamLog)
         let client = try BusClient(address: server.busAddress!)
-        _ = try ShippedPolicyTests.session(of: "com.example.Tunes", client)
+        _ = try ShippedPolicyTests.session(of: "com.example.Tunes", client, log: streamLog)
         let call = try client.createSession("call")
         try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
         try client.setActive(call.path, true)

@@ -34,10 +34,11 @@ struct ShippedPolicyTests {
         return path
     }
 
-    /// The policy session of an app (by AppId), once it exists.
-    static func session(of app: String, _ client: BusClient, timeout: Duration = .seconds(20)) throws -> String {
+    /// The policy session of an app (by AppId), once it exists; `log` is the app's output, shown if it never comes.
+    static func session(of app: String, _ client: BusClient, log: String, timeout: Duration = .seconds(20)) throws -> String {
         var found = ""
-        try waitUntil("a policy session for \(app) (sessions: \((try? client.call(BusClient.manager, BusClient.bridge, "Snapshot"))?.first?.stringValue ?? "?"))",
+        try waitUntil("a policy session for \(app) (its output: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "none"); "
+                      + "the bridge: \((try? client.call(BusClient.manager, BusClient.bridge, "Snapshot"))?.first?.stringValue ?? "?"))",
                       timeout: timeout) {
             let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
             for session in sessions where try client.property(session.stringValue ?? "", "AppId") == .string(app) {
@@ -57,9 +58,9 @@ struct ShippedPolicyTests {
         defer { daemon.terminate() }
         let client = try BusClient(address: server.busAddress!)
         for (policy, binary, category, mode, active) in Self.rows {
-            let pid = try server.spawnDetached(try Self.pacat(named: binary, in: server),
-                                               ["--playback", "--raw", "/dev/zero"], log: server.root + "/logs/\(binary).log")
-            let path = try Self.session(of: binary, client)
+            let log = server.root + "/logs/\(binary).log"
+            let pid = try server.spawnDetached(try Self.pacat(named: binary, in: server), ["--playback", "--raw", "/dev/zero"], log: log)
+            let path = try Self.session(of: binary, client, log: log)
             #expect(try client.property(path, "Category") == .string(category), "\(policy)")
             #expect(try client.property(path, "Mode") == .string(mode), "\(policy)")
             try waitUntil("\(policy)'s activation") { try client.property(path, "IsActive") == .bool(active) }
@@ -80,21 +81,20 @@ struct ShippedPolicyTests {
         let daemon = try BridgeDaemon(server: server)
         defer { daemon.terminate() }
         let client = try BusClient(address: server.busAddress!)
-        try server.spawnDetached(try Self.pacat(named: "mpv", in: server), ["--playback", "--raw", "/dev/zero"],
-                                 log: server.root + "/logs/mpv.log")
-        let music = try server.reportedStream(of: "mpv", timeout: .seconds(30))
-        let musicSession = try Self.session(of: "mpv", client)
-        func play(_ binary: String) throws -> Int32 {
-            try server.spawnDetached(try Self.pacat(named: binary, in: server), ["--playback", "--raw", "/dev/zero"],
-                                     log: server.root + "/logs/\(binary).log")
+        func log(_ binary: String) -> String { server.root + "/logs/\(binary).log" }
+        @discardableResult func play(_ binary: String) throws -> Int32 {
+            try server.spawnDetached(try Self.pacat(named: binary, in: server), ["--playback", "--raw", "/dev/zero"], log: log(binary))
         }
+        try play("mpv")
+        let music = try server.reportedStream(of: "mpv", timeout: .seconds(30))
+        let musicSession = try Self.session(of: "mpv", client, log: log("mpv"))
         func musicLevels() throws -> (mute: Bool, volume: UInt32) {
             let stream = try server.reportedStream(index: music.index)
             return (stream?.mute ?? false, stream?.volume["front-left"] ?? 0)
         }
 
         let game = try play("supertuxkart")
-        _ = try Self.session(of: "supertuxkart", client)
+        _ = try Self.session(of: "supertuxkart", client, log: log("supertuxkart"))
         #expect(try musicLevels().mute == false && musicLevels().volume == 0x10000, "a game mixes")
         kill(game, SIGKILL)
 
@@ -104,7 +104,7 @@ struct ShippedPolicyTests {
         try waitUntil("the music's volume back") { try musicLevels().volume == 0x10000 }
 
         let alarm = try play("gnome-clocks")
-        try waitUntil("the alarm to interrupt the music") { try musicLevels().mute }
+        try waitUntil("the alarm to interrupt the music (its output: \((try? String(contentsOfFile: log("gnome-clocks"), encoding: .utf8)) ?? "none"))") { try musicLevels().mute }
         kill(alarm, SIGKILL)
         try waitUntil("the music back after the alarm") { try !musicLevels().mute }
         let call = try play("linphone")

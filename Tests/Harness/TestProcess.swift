@@ -27,6 +27,10 @@ public final class TestProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else the test process has open reaches the child: a descriptor another thread holds
+        // open for writing (a program being copied, say) would otherwise stay open in a long-lived
+        // child, and executing that program would fail with ETXTBSY for as long as the child lives.
+        _ = Self.closeFrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -51,6 +55,15 @@ public final class TestProcess: @unchecked Sendable {
         guard result == 0 else { throw HarnessError("could not start \(path): \(String(cString: strerror(result)))") }
         return pid
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+    /// does not show.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("this glibc has no posix_spawn_file_actions_addclosefrom_np")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Whether it has not exited yet (reaps it if it has).
     public var isRunning: Bool {
