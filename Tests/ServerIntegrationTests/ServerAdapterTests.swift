@@ -120,7 +120,10 @@ struct ServerAdapterTests {
         // The user changes the default: the session that has no stream follows it.
         bridge.forget()
         try bridge.server.pactl(["set-default-sink", "headphones"])
-        try waitUntil("the engine to see the new default") { bridge.engine.defaultDeviceName[.output] == "headphones" }
+        try waitUntil("the engine to see the new default (the engine: \(bridge.engine.defaultDeviceName[.output] ?? "none"), "
+                      + "the server: \((try? bridge.server.pactl(["get-default-sink"])) ?? "?"))") {
+            bridge.engine.defaultDeviceName[.output] == "headphones"
+        }
         try waitUntil("a route change for the session that uses the default") { !bridge.routeChanges(idle).isEmpty }
         #expect(bridge.routeChanges(idle).first?.reason == .routeConfigurationChange)
         #expect(bridge.routeChanges(idle).first?.previous.outputs.map(\.uid) == ["speaker"])
