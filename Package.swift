@@ -65,8 +65,12 @@ let package = Package(
         // A small MPRIS player for the tests.
         .executableTarget(name: "mpris-test-player", dependencies: ["DBusKit"], path: "Tests/Tools/mpris-test-player"),
 
-        // Private real servers for integration tests.
+        // Private real servers for integration tests and benchmarks.
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
+
+        // `make bench`: the performance budget, measured against baselines in the same run.
+        .executableTarget(name: "audiosession-bench", dependencies: ["AudioTestHarness", "PulseAudioClient", "CPulse", "DBusKit"],
+                          path: "Benchmarks/audiosession-bench"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),

@@ -44,12 +44,15 @@ public final class PulsePlaybackStream: @unchecked Sendable {
         pa_stream_unref(pointer)
     }
 
-    /// Connects for playback (`pa_stream_connect_playback`) with the given buffer attributes.
-    public func connect(bufferAttributes: pa_buffer_attr?, device: String? = nil) throws(PulseError) {
+    /// Connects for playback (`pa_stream_connect_playback`) with the given buffer attributes; a stream
+    /// that starts corked plays nothing until ``cork(_:)`` resumes it.
+    public func connect(bufferAttributes: pa_buffer_attr?, device: String? = nil, startCorked: Bool = false) throws(PulseError) {
         var attributes = bufferAttributes ?? pa_buffer_attr()
+        var flags = bufferAttributes == nil ? PA_STREAM_NOFLAGS.rawValue : PA_STREAM_ADJUST_LATENCY.rawValue
+        if startCorked { flags |= PA_STREAM_START_CORKED.rawValue }
         let result = bufferAttributes == nil
-            ? pa_stream_connect_playback(pointer, device, nil, PA_STREAM_NOFLAGS, nil, nil)
-            : pa_stream_connect_playback(pointer, device, &attributes, PA_STREAM_ADJUST_LATENCY, nil, nil)
+            ? pa_stream_connect_playback(pointer, device, nil, pa_stream_flags_t(flags), nil, nil)
+            : pa_stream_connect_playback(pointer, device, &attributes, pa_stream_flags_t(flags), nil, nil)
         if result < 0 { throw PulseError(code: -result, operation: "connect playback") }
     }
 

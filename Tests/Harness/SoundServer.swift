@@ -24,6 +24,8 @@ public final class SoundServer: @unchecked Sendable {
 
     private var processes: [TestProcess] = []
     private var pulseServer: TestProcess?
+    /// The process that answers libpulse clients (pulseaudio, or pipewire-pulse).
+    public var serverPID: Int32? { pulseServer?.pid }
     private var clients: [TestProcess] = []
     private var detached: [Int32] = []
     private var watchdog: DispatchWorkItem?

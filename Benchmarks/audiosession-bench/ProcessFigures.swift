@@ -1,0 +1,58 @@
+import Foundation
+
+/// What the kernel reports about a running process in `/proc`: its memory, the CPU time of all its
+/// threads, and how often its threads were woken.
+struct ProcessFigures {
+    let pid: Int32
+
+    /// Resident memory (`VmRSS`), in bytes.
+    var residentBytes: Int { statusField("VmRSS") * 1024 }
+
+    /// CPU time of all threads (`schedstat`), in nanoseconds.
+    var cpuNanoseconds: UInt64 {
+        threads.reduce(0) { total, task in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+            return total + (text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0)
+        }
+    }
+
+    /// Voluntary and involuntary context switches of all threads: each is a wake-up.
+    var contextSwitches: Int {
+        threads.reduce(0) { total, task in
+            let path = "/proc/\(pid)/task/\(task)/status"
+            return total + Self.field("voluntary_ctxt_switches", in: path) + Self.field("nonvoluntary_ctxt_switches", in: path)
+        }
+    }
+
+    /// Waits until the process has used no CPU for `quiet`, so that it has handled everything sent to it.
+    func waitUntilQuiet(_ quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(120)) {
+        let deadline = ContinuousClock.now + timeout
+        var last = cpuNanoseconds
+        var quietSince = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            usleep(20_000)
+            let now = cpuNanoseconds
+            if now != last {
+                last = now
+                quietSince = .now
+            } else if ContinuousClock.now - quietSince >= quiet {
+                return
+            }
+        }
+    }
+
+    private var threads: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    }
+
+    private func statusField(_ name: String) -> Int { Self.field(name, in: "/proc/\(pid)/status") }
+
+    /// The number after `name:` in a `/proc` status file.
+    private static func field(_ name: String, in path: String) -> Int {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Int(line.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
+        }
+        return 0
+    }
+}

@@ -1,0 +1,184 @@
+import CPulse
+import Foundation
+import PulseAudioClient
+
+/// The benchmark's own libpulse client. It watches every playback stream's mute and cork state and
+/// stamps the moment a condition over them first holds, notes when devices vanish, and plays
+/// streams of its own (one phone call, or thousands of quiet corked streams over many connections).
+final class StreamProbe: @unchecked Sendable {
+    private let loop: PulseLoop
+    private let address: String
+    private let context: PulseContext
+    private let lock = NSLock()
+    private var known: [UInt32: PulseStream] = [:]
+    private var sinkRemovals: [ContinuousClock.Instant] = []
+    private var waiter: Waiter?
+    /// Loop-thread state: the probe's streams and the extra connections that carry them.
+    private var ownStreams: [PulsePlaybackStream] = []
+    private var extraContexts: [PulseContext] = []
+
+    private final class Waiter {
+        let condition: ([UInt32: PulseStream]) -> Bool
+        let semaphore = DispatchSemaphore(value: 0)
+        var metAt: ContinuousClock.Instant?
+        init(_ condition: @escaping ([UInt32: PulseStream]) -> Bool) { self.condition = condition }
+    }
+
+    /// Connects to the server at `address` and reads its playback streams.
+    init(address: String) throws {
+        loop = try PulseLoop()
+        loop.start()
+        self.address = address
+        context = try PulseContext(loop: loop, name: "audiosession-bench")
+        let ready = DispatchSemaphore(value: 0)
+        loop.perform { [self] in
+            context.onStateChange = { if $0 == .ready || $0.isFinal { ready.signal() } }
+            context.onChange = { [unowned self] in changed($0) }
+            try? context.connect(server: address)
+        }
+        guard ready.wait(timeout: .now() + 10) == .success else { throw BenchError("the probe could not connect to \(address)") }
+        let listed = DispatchSemaphore(value: 0)
+        loop.perform { [self] in
+            context.subscribe(to: [.sink, .sinkInput]) { _ in }
+            context.sinkInputs { [unowned self] in
+                if case .success(let streams) = $0 { streams.forEach(arrived) }
+                listed.signal()
+            }
+        }
+        listed.wait()
+    }
+
+    /// Ends every stream and connection of the probe.
+    func close() {
+        let done = DispatchSemaphore(value: 0)
+        loop.perform { [self] in
+            ownStreams.forEach { $0.disconnect() }
+            ownStreams = []
+            extraContexts.forEach { $0.disconnect() }
+            extraContexts = []
+            context.disconnect()
+            done.signal()
+        }
+        done.wait()
+        loop.stop()
+    }
+
+    /// The playback streams as last reported.
+    var streams: [UInt32: PulseStream] { lock.withLock { known } }
+
+    /// When the server last reported a sink removed.
+    var lastSinkRemoval: ContinuousClock.Instant? { lock.withLock { sinkRemovals.last } }
+
+    /// Waits until `condition` holds over the playback streams and returns when the probe first saw it hold.
+    func stamp(_ what: String, when condition: @escaping ([UInt32: PulseStream]) -> Bool, timeout: Duration = .seconds(10)) throws
+        -> ContinuousClock.Instant
+    {
+        let waiter = Waiter(condition)
+        lock.withLock {
+            if condition(known) { waiter.metAt = .now } else { self.waiter = waiter }
+        }
+        if let met = waiter.metAt { return met }
+        let seconds = Double(timeout.components.seconds)
+        guard waiter.semaphore.wait(timeout: .now() + seconds) == .success, let met = lock.withLock({ waiter.metAt }) else {
+            lock.withLock { self.waiter = nil }
+            let states = streams.values.sorted { $0.index < $1.index }.prefix(20)
+                .map { "#\($0.index) \($0.properties["application.name"] ?? "?") mute=\($0.mute) corked=\($0.corked)" }
+            throw BenchError("timed out after \(timeout) waiting for \(what); the streams: \(states.joined(separator: ", "))")
+        }
+        return met
+    }
+
+    /// Starts a playing stream with these properties; returns a handle for ``stop(_:)``.
+    func play(properties: [String: String]) -> Int {
+        let started = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var handle = 0  // written on the loop thread before `started` is signalled
+        loop.perform { [self] in
+            if let stream = try? PulsePlaybackStream(context: context, name: properties["media.name"] ?? "bench",
+                                                     sampleRate: 48000, channels: 2, properties: properties) {
+                try? stream.connect(bufferAttributes: nil)
+                ownStreams.append(stream)
+            }
+            handle = ownStreams.count - 1
+            started.signal()
+        }
+        started.wait()
+        return handle
+    }
+
+    /// Ends a stream started by ``play(properties:)``.
+    func stop(_ handle: Int) {
+        loop.perform { [self] in ownStreams[handle].disconnect() }
+    }
+
+    /// Sets a playback stream's volume on every channel.
+    func setVolume(of index: UInt32, _ volume: UInt32) {
+        loop.perform { [self] in context.setSinkInputVolume(index, [volume, volume]) { _ in } }
+    }
+
+    /// Opens `connections` more client connections, each with `streamsEach` corked streams spread over
+    /// `sinks`, and waits until the server reports all of them.
+    func openCorkedStreams(connections: Int, streamsEach: Int, sinks: [String]) throws {
+        let before = streams.count
+        loop.perform { [self] in
+            for connection in 0..<connections {
+                guard let extra = try? PulseContext(loop: loop, name: "bench-client-\(connection)",
+                                                    properties: ["application.name": "bench-client-\(connection)"]) else { continue }
+                extraContexts.append(extra)
+                extra.onStateChange = { [unowned self, unowned extra] state in
+                    guard state == .ready else { return }
+                    for number in 0..<streamsEach {
+                        guard let stream = try? PulsePlaybackStream(context: extra, name: "quiet-\(number)", sampleRate: 48000,
+                                                                    channels: 2, properties: [:]) else { continue }
+                        let small = pa_buffer_attr(maxlength: UInt32.max, tlength: 1920, prebuf: UInt32.max,
+                                                   minreq: UInt32.max, fragsize: UInt32.max)
+                        try? stream.connect(bufferAttributes: small, device: sinks[(connection * streamsEach + number) % sinks.count],
+                                            startCorked: true)
+                        ownStreams.append(stream)
+                    }
+                }
+                try? extra.connect(server: address)
+            }
+        }
+        let expected = before + connections * streamsEach
+        _ = try stamp("\(expected) streams", when: { $0.count >= expected }, timeout: .seconds(120))
+    }
+
+    // MARK: Loop thread
+
+    private func changed(_ change: PulseChange) {
+        switch (change.facility, change.kind) {
+        case (.sink, .remove):
+            let now = ContinuousClock.now
+            lock.withLock { sinkRemovals.append(now) }
+        case (.sinkInput, .remove):
+            lock.withLock { known[change.index] = nil }
+            check()
+        case (.sinkInput, _):
+            context.sinkInput(change.index) { [unowned self] in
+                if case .success(let stream?) = $0 { arrived(stream) }
+            }
+        default: break
+        }
+    }
+
+    private func arrived(_ stream: PulseStream) {
+        lock.withLock { known[stream.index] = stream }
+        check()
+    }
+
+    private func check() {
+        let now = ContinuousClock.now
+        lock.withLock {
+            guard let waiter, waiter.condition(known) else { return }
+            waiter.metAt = now
+            self.waiter = nil
+            waiter.semaphore.signal()
+        }
+    }
+}
+
+/// A benchmark that could not run, and why.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
