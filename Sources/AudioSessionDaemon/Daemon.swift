@@ -69,6 +69,7 @@ public final class Daemon: @unchecked Sendable {
             journal.apply(action)
             log(action)
         }
+        core.observeSettled { [unowned self] _ in journal.flush() }
         core.adapter.onReady = { [unowned self] in
             recoverOnce()
             roleModules.takeOver()

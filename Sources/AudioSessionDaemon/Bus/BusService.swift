@@ -3,6 +3,7 @@ import AudioSessionIPC
 import AudioSessionModel
 import DBusKit
 import Foundation
+import PulseAudioClient
 
 /// The bridge on the bus: it owns `io.github.audiosession.Bridge1`, serves the manager and session
 /// objects, turns method calls into engine events, and the engine's replies and signals into
@@ -16,6 +17,7 @@ public final class BusService {
     private var sentProperties: [SessionID: [String: BusValue]] = [:]
     private var sentManagerProperties: [String: BusValue] = [:]
     private lazy var players = MPRISController(connection: connection)
+    private lazy var propertyTimer = PulseTimer(loop: core.loop) { [unowned self] in self.emitPropertyChanges() }
 
     /// Connects the service to `connection` (already attached to the core's loop).
     public init(core: BridgeCore, connection: BusConnection) {
@@ -32,7 +34,9 @@ public final class BusService {
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
         core.observeActions { [unowned self] action in self.perform(action) }
-        core.observeSettled { [unowned self] _ in self.emitPropertyChanges() }
+        // Property changes are gathered and sent on the loop's next turn: after the server commands of
+        // the step have left, and once for a burst of events.
+        core.observeSettled { [unowned self] _ in propertyTimer.arm(after: .zero) }
         guard try connection.requestName(BusContract.busName) else {
             throw BusError(name: "org.freedesktop.DBus.Error.AddressInUse",
                            message: "\(BusContract.busName) is already owned; is another audiosessiond running?")

@@ -25,7 +25,10 @@ public final class EffectJournal {
         return state + "/audiosession"
     }
 
-    /// Takes a journal action from the engine and writes the file.
+    /// Whether entries changed since the file was last written.
+    private var unwritten = false
+
+    /// Takes a journal action from the engine; ``flush()`` writes the file.
     public func apply(_ action: PolicyAction) {
         switch action {
         case .journalWrite(let entry): entries[entry.stream] = entry
@@ -33,6 +36,15 @@ public final class EffectJournal {
             guard entries.removeValue(forKey: stream) != nil else { return }
         default: return
         }
+        unwritten = true
+    }
+
+    /// Writes the file if entries changed: once per engine step, after its actions were handed to the
+    /// server connection and before the loop sends them (libpulse sends on the loop's next turn), so
+    /// that the file always holds every effect that can have reached the server.
+    public func flush() {
+        guard unwritten else { return }
+        unwritten = false
         write()
     }
 
