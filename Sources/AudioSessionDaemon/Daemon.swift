@@ -41,6 +41,8 @@ public final class Daemon: @unchecked Sendable {
     private var stopping = false
     private var finishedOnce = false
     private lazy var stopDeadline = PulseTimer(loop: loop) { [unowned self] in finish() }
+    private var unwrittenRecords: [LogRecord] = []
+    private lazy var logTimer = PulseTimer(loop: loop) { [unowned self] in flushRecords() }
     private let roleModules: RoleModules
     private var policyWatcher: PolicyWatcher?
     private var login: LoginMonitor?
@@ -137,6 +139,7 @@ public final class Daemon: @unchecked Sendable {
     private func finish() {
         guard !finishedOnce else { return }
         finishedOnce = true
+        flushRecords()
         connection?.flush()
         finished.signal()
     }
@@ -156,11 +159,26 @@ public final class Daemon: @unchecked Sendable {
         write(record)
     }
 
+    /// Queues a record; the records of an engine step go out together on the loop's next turn, after
+    /// the step's server commands have left (a log line or an `Event` signal never delays a mute).
     private func write(_ record: LogRecord) {
-        let line = options.logFormat == .json ? record.json : record.text
-        output.write(Data((line + "\n").utf8))
-        journalSink?.send(record)
-        service?.emitEvent(json: record.json)
+        unwrittenRecords.append(record)
+        logTimer.arm(after: .zero)
+    }
+
+    /// Writes the queued records to the log (one write), the systemd journal and the bus.
+    private func flushRecords() {
+        guard !unwrittenRecords.isEmpty else { return }
+        let records = unwrittenRecords
+        unwrittenRecords = []
+        var lines = ""
+        for record in records {
+            let json = record.json
+            lines += (options.logFormat == .json ? json : record.text) + "\n"
+            journalSink?.send(record)
+            service?.emitEvent(json: json)
+        }
+        output.write(Data(lines.utf8))
     }
 }
 

@@ -130,8 +130,10 @@ public final class SoundServer: @unchecked Sendable {
         try waitUntil("wireplumber's first sink") { !(try pactl(["list", "short", "sinks"]).isEmpty) }
         try addSink(name: "speaker", description: "Speaker", properties: ["device.form_factor": "internal", "device.bus": "pci"])
         try addSource(name: "mic", description: "Microphone", properties: ["device.form_factor": "internal", "device.bus": "pci"])
-        try pactl(["set-default-sink", "speaker"])
-        try pactl(["set-default-source", "mic"])
+        // pipewire-pulse answers "Not supported" until WirePlumber has published its "default" metadata.
+        try waitUntil("pipewire-pulse to accept a default sink and source") {
+            (try? pactl(["set-default-sink", "speaker"])) != nil && (try? pactl(["set-default-source", "mic"])) != nil
+        }
         try waitUntil("the defaults") {
             let info = try pactl(["info"])
             return info.contains("Default Sink: speaker") && info.contains("Default Source: mic")

@@ -1,5 +1,6 @@
 import AudioPolicy
 import Foundation
+import Glibc
 
 /// The journal of effects in force, in `$XDG_STATE_HOME/audiosession/journal.json`: each entry is
 /// written before its effect is applied and removed once the effect is undone, so that a bridge that
@@ -57,9 +58,14 @@ public final class EffectJournal {
     private func write() {
         let all = leftovers + entries.values.sorted { $0.stream < $1.stream }
         let text = JSONValue.array(all.map(Self.encode)).serialized + "\n"
+        // A new file renamed over the old one: a reader never sees half a journal.
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
-        _ = rename(temporary, path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        if written == bytes.count { _ = rename(temporary, path) }
     }
 
     static func encode(_ entry: JournalEntry) -> JSONValue {
