@@ -3,7 +3,7 @@
 #   make run      build release and run audiosessiond (against a private server when there is none)
 #   make test     every test: unit tests of the engine and integration tests against real servers
 #   make demo     a scripted scene with the event log on screen
-#   make bench    the benchmarks
+#   make bench    the benchmarks: figures against baselines measured in the same run (BENCH_FLAGS=--quick)
 #   make install  binaries, policies, units and the introspection XML into $(PREFIX)
 
 SHELL := /bin/bash
@@ -58,8 +58,8 @@ run: deps-run release
 demo: deps-run release
 	DEMO=1 scripts/run.sh
 
-bench: deps-test
-	@echo "make bench: the benchmarks arrive with their issue (see README, Limits)"; exit 1
+bench: deps-run release
+	.build/release/audiosession-bench $(BENCH_FLAGS)
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/audiosession/policies \

@@ -120,7 +120,7 @@ enum Benchmarks {
             usleep(200_000)
         }
 
-        var pings = Samples(), gets = Samples(), lists = Samples()
+        var pings = Samples(), gets = Samples(), lists = Samples(), creates = Samples(), activations = Samples()
         func time(_ samples: inout Samples, _ body: () throws -> Void) rethrows {
             let start = ContinuousClock.now
             try body()
@@ -130,6 +130,14 @@ enum Benchmarks {
             try time(&pings) { try client.call(BusClient.manager, "org.freedesktop.DBus.Peer", "Ping") }
             try time(&gets) { _ = try client.property(session.path, "IsActive") }
             try time(&lists) { try client.call(BusClient.manager, BusClient.bridge, "ListSessions") }
+            try time(&activations) { try client.setActive(session.path, false) }
+            try client.setActive(session.path, true)
+        }
+        let others = try BusClient(address: server.busAddress!)
+        for number in 0..<min(calls, 30) {
+            var created = ""
+            try time(&creates) { created = try others.createSession("bench-created-\(number)").path }
+            try others.call(created, BusClient.sessionInterface, "Release")
         }
         let ping = pings.median
         return [
@@ -140,6 +148,10 @@ enum Benchmarks {
                        baseline: ping.formatted + " Peer.Ping", ratio: gets.median / ping, budget: "≈ 1×"),
             ReportLine(name: "ListSessions round trip, p50", figure: lists.median.formatted,
                        baseline: ping.formatted + " Peer.Ping", ratio: lists.median / ping, budget: "≈ 1×"),
+            ReportLine(name: "SetActive(false) round trip, p50", figure: activations.median.formatted,
+                       baseline: ping.formatted + " Peer.Ping", ratio: activations.median / ping, budget: "≈ 1×"),
+            ReportLine(name: "CreateSession round trip, p50", figure: creates.median.formatted,
+                       baseline: ping.formatted + " Peer.Ping", ratio: creates.median / ping, budget: "≈ 1×"),
         ]
     }
 

@@ -83,7 +83,7 @@ final class StreamProbe: @unchecked Sendable {
             lock.withLock { self.waiter = nil }
             let states = streams.values.sorted { $0.index < $1.index }.prefix(20)
                 .map { "#\($0.index) \($0.properties["application.name"] ?? "?") mute=\($0.mute) corked=\($0.corked)" }
-            throw BenchError("timed out after \(timeout) waiting for \(what); the streams: \(states.joined(separator: ", "))")
+            throw BenchError("timed out after \(timeout) waiting for \(what); \(streams.count) streams, the first: \(states.joined(separator: ", "))")
         }
         return met
     }
@@ -116,15 +116,21 @@ final class StreamProbe: @unchecked Sendable {
     }
 
     /// Opens `connections` more client connections, each with `streamsEach` corked streams spread over
-    /// `sinks`, and waits until the server reports all of them.
+    /// `sinks`, and waits until the server reports all of them. The connections are opened one after
+    /// the other: a burst of connects overflows the server socket's listen backlog.
     func openCorkedStreams(connections: Int, streamsEach: Int, sinks: [String]) throws {
         let before = streams.count
-        loop.perform { [self] in
-            for connection in 0..<connections {
+        for connection in 0..<connections {
+            let ready = DispatchSemaphore(value: 0)
+            loop.perform { [self] in
                 guard let extra = try? PulseContext(loop: loop, name: "bench-client-\(connection)",
-                                                    properties: ["application.name": "bench-client-\(connection)"]) else { continue }
+                                                    properties: ["application.name": "bench-client-\(connection)"]) else {
+                    ready.signal()
+                    return
+                }
                 extraContexts.append(extra)
                 extra.onStateChange = { [unowned self, unowned extra] state in
+                    if state.isFinal { ready.signal() }
                     guard state == .ready else { return }
                     for number in 0..<streamsEach {
                         guard let stream = try? PulsePlaybackStream(context: extra, name: "quiet-\(number)", sampleRate: 48000,
@@ -135,12 +141,14 @@ final class StreamProbe: @unchecked Sendable {
                                             startCorked: true)
                         ownStreams.append(stream)
                     }
+                    ready.signal()
                 }
-                try? extra.connect(server: address)
+                do { try extra.connect(server: address) } catch { ready.signal() }
             }
+            ready.wait()
         }
         let expected = before + connections * streamsEach
-        _ = try stamp("\(expected) streams", when: { $0.count >= expected }, timeout: .seconds(120))
+        _ = try stamp("\(expected) streams", when: { $0.count >= expected }, timeout: .seconds(60))
     }
 
     // MARK: Loop thread

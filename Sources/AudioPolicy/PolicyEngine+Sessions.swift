@@ -20,6 +20,7 @@ extension PolicyEngine {
         session.ownerPID = info.ownerPID
         session.token = info.token
         sessionByToken[info.token] = session.id
+        if let pid = info.ownerPID { explicitSessionsByOwner[pid, default: []].insert(session.id) }
         addSession(session)
         emit(.reply(request, .success(.sessionCreated(session.id, token: info.token))))
         adoptStreams(for: session.id)
@@ -88,6 +89,10 @@ extension PolicyEngine {
         endInterruptions(causedBy: id, shouldResume: false)
         sessions[id]?.interrupters = []
         if let token = session.token { sessionByToken[token] = nil }
+        if session.kind == .explicit, let pid = session.ownerPID {
+            explicitSessionsByOwner[pid]?.remove(id)
+            if explicitSessionsByOwner[pid]?.isEmpty == true { explicitSessionsByOwner[pid] = nil }
+        }
         if let key = session.appKey, policySessionByApp[key] == id { policySessionByApp[key] = nil }
         let streamIDs = session.streamIDs
         sessions[id] = nil

@@ -5,9 +5,7 @@ extension PolicyEngine {
     func explicitSession(for info: StreamInfo) -> SessionID? {
         if let token = info.token, let id = sessionByToken[token] { return id }
         for pid in info.processChain {
-            if let match = sessions.values.filter({ $0.kind == .explicit && $0.ownerPID == pid }).min(by: { $0.id < $1.id }) {
-                return match.id
-            }
+            if let first = explicitSessionsByOwner[pid]?.min() { return first }
         }
         return nil
     }

@@ -42,6 +42,8 @@ public struct PolicyEngine: Sendable {
 
     var streams: [StreamID: TrackedStream] = [:]
     var sessionByToken: [String: SessionID] = [:]
+    /// The explicit sessions by the process that created them, for attributing streams by process.
+    var explicitSessionsByOwner: [Int32: Set<SessionID>] = [:]
     var policySessionByApp: [String: SessionID] = [:]
     var deviceByName: [String: DeviceID] = [:]
     /// Sessions that duck others now.
@@ -177,6 +179,13 @@ public struct PolicyEngine: Sendable {
     /// The session's current route, computed from its streams and the defaults.
     public func currentRoute(of id: SessionID) -> RouteDescription {
         sessions[id].map(computeRoute) ?? .empty
+    }
+
+    /// The devices a session's streams use (or the defaults when it has none), outputs then inputs:
+    /// with the session itself and the devices, all that its route and hardware values depend on.
+    public func routeDeviceIDs(of id: SessionID) -> [DeviceID] {
+        guard let session = sessions[id] else { return [] }
+        return routeDevices(of: session, .output) + routeDevices(of: session, .input)
     }
 
     /// The device the session's output (or input) uses first, for hardware values.

@@ -313,6 +313,7 @@ public final class BusService {
         case .sessionRemoved(let id):
             objects.unexport(path: Self.path(id))
             sentProperties[id] = nil
+            sentInputs[id] = nil
             objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface,
                                member: "SessionRemoved", [.objectPath(Self.path(id))])
         case .interruption(let id, let type, let reason, let options, let interrupter):
@@ -332,10 +333,27 @@ public final class BusService {
         }
     }
 
-    /// Emits PropertiesChanged for what changed since the last time, on every object.
+    /// What a session's properties are computed from, besides the devices and defaults: while it is
+    /// unchanged, so are they, and the properties are not computed again.
+    private struct PropertyInputs: Equatable {
+        var session: Session
+        var routeDevices: [DeviceID]
+        var otherAudioPlaying: Bool
+    }
+    private var sentInputs: [SessionID: PropertyInputs] = [:]
+    private var sentDevices: ([DeviceID: DeviceInfo], [Direction: String])?
+
+    /// Emits PropertiesChanged for what changed since the last time, on every object. A session whose
+    /// inputs did not change is skipped, so an event costs little however many sessions there are.
     private func emitPropertyChanges() {
         let engine = core.engine
+        let devicesChanged = sentDevices.map { $0.0 != engine.devices || $0.1 != engine.defaultDeviceName } ?? true
+        sentDevices = (engine.devices, engine.defaultDeviceName)
         for (id, session) in engine.sessions {
+            let inputs = PropertyInputs(session: session, routeDevices: engine.routeDeviceIDs(of: id),
+                                        otherAudioPlaying: engine.isOtherAudioPlaying(for: id))
+            if !devicesChanged && sentInputs[id] == inputs { continue }
+            sentInputs[id] = inputs
             let values = SessionProperties.values(of: session, in: engine)
             let before = sentProperties[id]
             let changed = before == nil ? [] : values.filter { before?[$0.0] != $0.1 }
