@@ -39,8 +39,8 @@ struct ReportLine {
 
     /// Prints the lines as an aligned table.
     static func print(_ lines: [ReportLine]) {
-        let header = ReportLine(name: "measure", figure: "figure", baseline: "baseline", ratio: nil, budget: "budget")
-        let rows = ([header] + lines).map { [$0.name, $0.figure, $0.baseline, $0.ratio.map { String(format: "%.2f×", $0) } ?? (  $0.name == "measure" ? "ratio" : "–"), $0.budget] }
+        let rows = [["measure", "figure", "baseline", "ratio", "budget"]]
+            + lines.map { [$0.name, $0.figure, $0.baseline, $0.ratio.map { String(format: "%.2f×", $0) } ?? "–", $0.budget] }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for (index, row) in rows.enumerated() {
             Swift.print(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
