@@ -9,12 +9,21 @@ public final class EffectJournal {
     public let path: String
     public private(set) var entries: [StreamID: JournalEntry] = [:]
 
+    /// The open file, rewritten in place; and how long its content is.
+    private let descriptor: Int32
+    private var fileLength: Int
+
     /// The journal in `directory` (created if needed); entries left by an earlier run are in ``leftovers``.
     public init(directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         path = directory + "/journal.json"
         leftovers = Self.read(path)
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DaemonError("cannot write the journal \(path): \(String(cString: strerror(errno)))") }
+        fileLength = Int(lseek(descriptor, 0, SEEK_END))
     }
+
+    deinit { close(descriptor) }
 
     /// What an earlier run left in force (it was killed before undoing it).
     public private(set) var leftovers: [JournalEntry]
@@ -55,17 +64,18 @@ public final class EffectJournal {
         write()
     }
 
+    /// Rewrites the file in place: one `pwrite` of the new content, padded with spaces over what is
+    /// left of the old one, then a truncation. A bridge killed between the two leaves valid JSON either
+    /// way, and no new file is created and renamed on every change (that cost more than the rest of a step).
     private func write() {
         let all = leftovers + entries.values.sorted { $0.stream < $1.stream }
-        let text = JSONValue.array(all.map(Self.encode)).serialized + "\n"
-        // A new file renamed over the old one: a reader never sees half a journal.
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        if written == bytes.count { _ = rename(temporary, path) }
+        var bytes = Array((JSONValue.array(all.map(Self.encode)).serialized + "\n").utf8)
+        let length = bytes.count
+        if fileLength > length { bytes += repeatElement(UInt8(ascii: " "), count: fileLength - length) }
+        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count else { return }
+        if fileLength > length { _ = ftruncate(descriptor, off_t(length)) }
+        fileLength = length
     }
 
     static func encode(_ entry: JournalEntry) -> JSONValue {
