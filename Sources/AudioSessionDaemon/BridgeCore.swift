@@ -41,6 +41,11 @@ public final class BridgeCore: @unchecked Sendable {
         adapter.stop()
     }
 
+    /// How long bookkeeping (event-log records, property changes) waits after an engine step, so that
+    /// the step's server commands leave first: libpulse writes them once its socket is reported
+    /// writable, a poll turn later, and a timer already due would run before that turn.
+    public static let bookkeepingDelay: Duration = .milliseconds(1)
+
     /// The time on the monotonic clock, as the engine counts it.
     public static func now() -> EngineTime {
         var spec = timespec()

@@ -159,11 +159,11 @@ public final class Daemon: @unchecked Sendable {
         write(record)
     }
 
-    /// Queues a record; the records of an engine step go out together on the loop's next turn, after
-    /// the step's server commands have left (a log line or an `Event` signal never delays a mute).
+    /// Queues a record; the records of a burst of engine steps go out together shortly after, once the
+    /// steps' server commands have left (a log line or an `Event` signal never delays a mute).
     private func write(_ record: LogRecord) {
         unwrittenRecords.append(record)
-        logTimer.arm(after: .zero)
+        logTimer.armIfIdle(after: BridgeCore.bookkeepingDelay)
     }
 
     /// Writes the queued records to the log (one write), the systemd journal and the bus.

@@ -111,8 +111,18 @@ public final class PulseTimer: @unchecked Sendable {
         self.loop = loop
         self.fire = fire
         event = cpulse_time_new_after(loop.api, 0, 0, { _, _, _, userdata in
-            Unmanaged<PulseTimer>.fromOpaque(userdata!).takeUnretainedValue().fire()
+            let timer = Unmanaged<PulseTimer>.fromOpaque(userdata!).takeUnretainedValue()
+            timer.isArmed = false
+            timer.fire()
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Whether it is armed and has not fired yet.
+    public private(set) var isArmed = false
+
+    /// Arms it unless it is armed already: a burst of requests is served once, and none is put off.
+    public func armIfIdle(after delay: Duration) {
+        if !isArmed { arm(after: delay) }
     }
 
     deinit { cancelForever() }
@@ -121,12 +131,14 @@ public final class PulseTimer: @unchecked Sendable {
     public func arm(after delay: Duration) {
         guard let event else { return }
         cpulse_time_restart_after(loop.api, event, pa_usec_t(max(0, delay.microseconds)), 1)
+        isArmed = true
     }
 
     /// Disarms the timer; it can be armed again.
     public func disarm() {
         guard let event else { return }
         cpulse_time_restart_after(loop.api, event, 0, 0)
+        isArmed = false
     }
 
     /// Frees the event; the timer never fires again.

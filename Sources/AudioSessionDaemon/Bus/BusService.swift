@@ -34,9 +34,9 @@ public final class BusService {
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
         core.observeActions { [unowned self] action in self.perform(action) }
-        // Property changes are gathered and sent on the loop's next turn: after the server commands of
-        // the step have left, and once for a burst of events.
-        core.observeSettled { [unowned self] _ in propertyTimer.arm(after: .zero) }
+        // Property changes are gathered and sent shortly after: once the server commands of the step
+        // have left, and once for a burst of events.
+        core.observeSettled { [unowned self] _ in propertyTimer.armIfIdle(after: BridgeCore.bookkeepingDelay) }
         guard try connection.requestName(BusContract.busName) else {
             throw BusError(name: "org.freedesktop.DBus.Error.AddressInUse",
                            message: "\(BusContract.busName) is already owned; is another audiosessiond running?")

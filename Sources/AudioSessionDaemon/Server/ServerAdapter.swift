@@ -30,6 +30,14 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Orders queries and removals so that a late answer never resurrects a removed object.
     private var serial: UInt64 = 0
     private var removedAt: [PulseFacility: [UInt32: UInt64]] = [:]
+    /// Subscription events that need a query, gathered over a loop turn and asked for at its end: new
+    /// objects first (a stream an app just started matters most, and a new stream comes with a change
+    /// event for every other stream on its sink), a burst of changes to one object once.
+    private var pendingQueries: [PulseChange] = []
+    private var heldChanges: [PulseChange] = []
+    private var newQueriesHeldFor = 0
+    private var holdGeneration = 0
+    private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
 
     static let firstBackoff = Duration.milliseconds(100)
     static let maximumBackoff = Duration.seconds(2)
@@ -52,6 +60,7 @@ public final class ServerAdapter: @unchecked Sendable {
         context?.disconnect()
         context = nil
         isConnected = false
+        forgetPendingQueries()
     }
 
     private func connect() {
@@ -91,6 +100,7 @@ public final class ServerAdapter: @unchecked Sendable {
         isConnected = false
         cache = ServerCache()
         removedAt = [:]
+        forgetPendingQueries()
         if wasConnected || !lostAnnounced {
             lostAnnounced = true
             onEvent(.serverLost)
@@ -151,38 +161,93 @@ public final class ServerAdapter: @unchecked Sendable {
 
     private func changed(_ change: PulseChange) {
         guard let context, context.state == .ready else { return }
-        let asked = nextSerial()
+        let sameObject = { (other: PulseChange) in other.facility == change.facility && other.index == change.index }
         if change.kind == .remove {
-            removedAt[change.facility, default: [:]][change.index] = asked
+            removedAt[change.facility, default: [:]][change.index] = nextSerial()
+            pendingQueries.removeAll(where: sameObject)
+            heldChanges.removeAll(where: sameObject)
             removed(change.facility, change.index)
             return
         }
+        if !pendingQueries.contains(where: sameObject) { pendingQueries.append(change) }
+        queryFlush.setEnabled(true)
+    }
+
+    /// Sends the gathered queries. New objects are asked for first, and the changes that came with them
+    /// wait until those answers are in: the commands the engine decides on a new stream (muting the
+    /// others for a call) then reach the server before it answers about every other stream.
+    private func askPending() {
+        queryFlush.setEnabled(false)
+        let news = pendingQueries.filter { $0.kind == .new }
+        let changes = pendingQueries.filter { $0.kind != .new }
+        pendingQueries = []
+        guard let context, context.state == .ready else { return }
+        guard !news.isEmpty, heldChanges.isEmpty, newQueriesHeldFor == 0 else {
+            (news + changes).forEach { ask($0, context) }
+            return
+        }
+        heldChanges = changes
+        newQueriesHeldFor = news.count
+        let generation = holdGeneration
+        for change in news {
+            ask(change, context) { [unowned self] in
+                guard generation == holdGeneration else { return }
+                newQueriesHeldFor -= 1
+                guard newQueriesHeldFor == 0 else { return }
+                let held = heldChanges
+                heldChanges = []
+                if let context = self.context, context.state == .ready { held.forEach { ask($0, context) } }
+            }
+        }
+    }
+
+    /// Forgets the queries not sent yet (the connection is gone).
+    private func forgetPendingQueries() {
+        pendingQueries = []
+        heldChanges = []
+        newQueriesHeldFor = 0
+        holdGeneration += 1
+    }
+
+    /// Queries the object an event names; a late answer about a removed object is dropped. `answered`
+    /// runs after the answer was taken in.
+    private func ask(_ change: PulseChange, _ context: PulseContext, answered: @escaping () -> Void = {}) {
+        let asked = nextSerial()
         switch change.facility {
         case .server:
-            context.serverInfo { [unowned self] in if case .success(let info) = $0 { self.serverInfoArrived(info) } }
+            context.serverInfo { [unowned self] in
+                if case .success(let info) = $0 { self.serverInfoArrived(info) }
+                answered()
+            }
         case .sink:
             context.sink(change.index) { [unowned self] in
                 if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
+                answered()
             }
         case .source:
             context.source(change.index) { [unowned self] in
                 if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
+                answered()
             }
         case .sinkInput:
             context.sinkInput(change.index) { [unowned self] in
                 if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
+                answered()
             }
         case .sourceOutput:
             context.sourceOutput(change.index) { [unowned self] in
                 if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
+                answered()
             }
         case .card:
             context.card(change.index) { [unowned self] in
                 if case .success(let card?) = $0 { self.cardArrived(card, askedAt: asked) }
+                answered()
             }
         case .client:
             context.client(change.index) { [unowned self] in
                 if case .success(let client?) = $0 { self.clientArrived(client, askedAt: asked) }
+                answered()
             }
         }
     }
