@@ -165,13 +165,12 @@ extension PolicyEngine {
 
     /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.
     mutating func refreshSecondaryAudioHints() {
-        let primary = sessions.values.filter(\.isPrimaryAudio).map(\.id)
-        for id in sessions.keys.sorted() {
-            guard let session = sessions[id] else { continue }
-            let silenced = primary.contains { $0 != id }
-            guard silenced != session.secondaryAudioShouldBeSilenced else { continue }
-            sessions[id]?.secondaryAudioShouldBeSilenced = silenced
-            emit(.secondaryAudioHint(id, silenced ? .begin : .end))
+        let primaries = Set(sessions.compactMap { $0.value.isPrimaryAudio ? $0.key : nil })
+        func silenced(_ id: SessionID) -> Bool { primaries.count > (primaries.contains(id) ? 1 : 0) }
+        let changed = sessions.compactMap { silenced($0.key) != $0.value.secondaryAudioShouldBeSilenced ? $0.key : nil }
+        for id in changed.sorted() {
+            sessions[id]?.secondaryAudioShouldBeSilenced = silenced(id)
+            emit(.secondaryAudioHint(id, silenced(id) ? .begin : .end))
         }
     }
 
@@ -190,6 +189,7 @@ extension PolicyEngine {
         } else if session.isActive && session.autoDeactivateAt == nil {
             let grace = session.policy.activation == .perStream ? Duration.zero : session.policy.releaseGrace
             sessions[id]?.autoDeactivateAt = now + grace
+            timedSessions.insert(id)
         }
     }
 

@@ -104,7 +104,10 @@ extension PolicyEngine {
             setVolume(&stream, target.volume, why: why)
         }
         streams[id] = stream
-        if stream.fade != nil { stepFade(id) }
+        if stream.fade != nil {
+            fadingStreams.insert(id)
+            stepFade(id)
+        }
         settleJournal(id)
     }
 
@@ -148,9 +151,10 @@ extension PolicyEngine {
     }
 
     mutating func stepFades() {
-        for id in streams.keys.sorted() {
+        for id in fadingStreams.sorted() {
             if let fade = streams[id]?.fade, fade.nextStep <= now { stepFade(id) }
         }
+        fadingStreams = fadingStreams.filter { streams[$0]?.fade != nil }
     }
 
     /// Emits the volume a fade has reached now, and finishes it when its time is up.

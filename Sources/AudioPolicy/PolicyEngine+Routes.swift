@@ -202,6 +202,7 @@ extension PolicyEngine {
                 session.routeHold = RouteHold(deadline: now + settings.bluetoothReappearanceWindow,
                                               bluetoothAddress: address)
                 sessions[id] = session
+                timedSessions.insert(id)
                 return
             }
             reason = .oldDeviceUnavailable

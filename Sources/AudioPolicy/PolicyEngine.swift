@@ -22,7 +22,7 @@ public struct PolicyEngine: Sendable {
     public var settings: EngineSettings
 
     /// Every session, explicit and policy.
-    public internal(set) var sessions: [SessionID: Session] = [:]
+    public internal(set) var sessions = SessionTable()
     /// Every sink and source the server reported.
     public internal(set) var devices: [DeviceID: DeviceInfo] = [:]
     /// Every card the server reported.
@@ -63,6 +63,12 @@ public struct PolicyEngine: Sendable {
     var isShuttingDown = false
     var wakeWindowEnd: EngineTime?
     var scheduledTick: EngineTime?
+    /// Every stream with a fade running, and maybe some whose fade has ended (a superset, pruned as
+    /// timers run): the timers look at these, not at every stream.
+    var fadingStreams: Set<StreamID> = []
+    /// Every session with a route hold or an automatic deactivation pending, and maybe some that no
+    /// longer have one (a superset, pruned as timers run).
+    var timedSessions: Set<SessionID> = []
     var now = EngineTime.zero
     var emitted: [PolicyAction] = []
 
@@ -138,18 +144,19 @@ public struct PolicyEngine: Sendable {
     /// Runs the fades, windows and grace periods that are due.
     private mutating func runDueTimers() {
         stepFades()
-        for id in sessions.keys.sorted() {
+        for id in timedSessions.sorted() {
             guard let session = sessions[id] else { continue }
             if let hold = session.routeHold, hold.deadline <= now { endRouteHold(id) }
             if let at = session.autoDeactivateAt, at <= now { autoDeactivateDue(id) }
         }
+        timedSessions = timedSessions.filter { sessions[$0]?.routeHold != nil || sessions[$0]?.autoDeactivateAt != nil }
     }
 
     private func nextDeadline() -> EngineTime? {
-        var deadlines: [EngineTime] = streams.values.compactMap { $0.fade?.nextStep }
-        for session in sessions.values {
-            if let hold = session.routeHold { deadlines.append(hold.deadline) }
-            if let at = session.autoDeactivateAt { deadlines.append(at) }
+        var deadlines: [EngineTime] = fadingStreams.compactMap { streams[$0]?.fade?.nextStep }
+        for id in timedSessions {
+            if let hold = sessions[id]?.routeHold { deadlines.append(hold.deadline) }
+            if let at = sessions[id]?.autoDeactivateAt { deadlines.append(at) }
         }
         return deadlines.min()
     }
@@ -161,6 +168,13 @@ public struct PolicyEngine: Sendable {
 
     /// The streams the engine knows, with the server's last report of each.
     public var streamInfos: [StreamID: StreamInfo] { streams.mapValues(\.info) }
+
+    /// The sessions written since the last call (added, changed, released): the shell recomputes what
+    /// it shows of these only, unless the devices or the playing streams changed.
+    public mutating func takeTouchedSessions() -> Set<SessionID> { sessions.takeTouched() }
+
+    /// How many output streams play, across all sessions (what `IsOtherAudioPlaying` depends on besides the session).
+    public var playingOutputTotal: Int { playingOutputCount }
 
     /// Whether the bridge has a mute or volume change in force on the stream (including one being undone).
     public func hasEffect(on stream: StreamID) -> Bool { streams[stream]?.hasEffectInForce ?? false }

@@ -32,6 +32,9 @@ public final class BridgeCore: @unchecked Sendable {
     /// Runs after each event and all its actions (for property changes).
     public func observeSettled(_ observer: @escaping (PolicyEvent) -> Void) { settledObservers.append(observer) }
 
+    /// The sessions the engine wrote since the last call; on the loop thread.
+    public func takeTouchedSessions() -> Set<SessionID> { engine.takeTouchedSessions() }
+
     /// Connects to the server; on the loop thread.
     public func start() { adapter.start() }
 

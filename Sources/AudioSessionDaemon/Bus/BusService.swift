@@ -313,7 +313,6 @@ public final class BusService {
         case .sessionRemoved(let id):
             objects.unexport(path: Self.path(id))
             sentProperties[id] = nil
-            sentInputs[id] = nil
             objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface,
                                member: "SessionRemoved", [.objectPath(Self.path(id))])
         case .interruption(let id, let type, let reason, let options, let interrupter):
@@ -333,27 +332,27 @@ public final class BusService {
         }
     }
 
-    /// What a session's properties are computed from, besides the devices and defaults: while it is
-    /// unchanged, so are they, and the properties are not computed again.
-    private struct PropertyInputs: Equatable {
-        var session: Session
-        var routeDevices: [DeviceID]
-        var otherAudioPlaying: Bool
+    /// What every session's properties depend on besides the session itself: the devices, the
+    /// defaults and how many output streams play. When it changes, every session is looked at again.
+    private struct SharedInputs: Equatable {
+        var devices: [DeviceID: DeviceInfo]
+        var defaults: [Direction: String]
+        var playingOutputs: Int
     }
-    private var sentInputs: [SessionID: PropertyInputs] = [:]
-    private var sentDevices: ([DeviceID: DeviceInfo], [Direction: String])?
+    private var sentShared: SharedInputs?
 
-    /// Emits PropertiesChanged for what changed since the last time, on every object. A session whose
-    /// inputs did not change is skipped, so an event costs little however many sessions there are.
+    /// Emits PropertiesChanged for what changed since the last time, on every object. Only the sessions
+    /// the engine wrote since then are computed again, unless what all of them depend on changed: an
+    /// event costs little however many sessions there are.
     private func emitPropertyChanges() {
+        let touched = core.takeTouchedSessions()
         let engine = core.engine
-        let devicesChanged = sentDevices.map { $0.0 != engine.devices || $0.1 != engine.defaultDeviceName } ?? true
-        sentDevices = (engine.devices, engine.defaultDeviceName)
-        for (id, session) in engine.sessions {
-            let inputs = PropertyInputs(session: session, routeDevices: engine.routeDeviceIDs(of: id),
-                                        otherAudioPlaying: engine.isOtherAudioPlaying(for: id))
-            if !devicesChanged && sentInputs[id] == inputs { continue }
-            sentInputs[id] = inputs
+        let shared = SharedInputs(devices: engine.devices, defaults: engine.defaultDeviceName,
+                                  playingOutputs: engine.playingOutputTotal)
+        let candidates = shared == sentShared ? touched : Set(engine.sessions.keys)
+        sentShared = shared
+        for id in candidates {
+            guard let session = engine.sessions[id] else { continue }
             let values = SessionProperties.values(of: session, in: engine)
             let before = sentProperties[id]
             let changed = before == nil ? [] : values.filter { before?[$0.0] != $0.1 }
