@@ -3,6 +3,8 @@ public struct MethodCall: @unchecked Sendable {
     public let message: BusMessage
     /// The caller's unique name.
     public var sender: String { message.sender ?? "" }
+    /// The object path the call was made at.
+    public var path: String { message.path ?? "" }
     public var arguments: [BusValue]
 }
 
@@ -27,12 +29,21 @@ public struct ExportedMethod {
 /// A property of an exported interface.
 public struct ExportedProperty {
     public var signature: String
-    public var get: () -> BusValue
+    /// The value at an object path: one property can serve many objects.
+    public var get: (_ path: String) -> BusValue
     /// Sets the value for a caller (its unique name); nil for a read-only property.
     public var set: ((BusValue, String) -> BusError?)?
+
+    /// A property whose value is the same whatever the object.
     public init(_ signature: String, get: @escaping () -> BusValue, set: ((BusValue, String) -> BusError?)? = nil) {
+        self.init(signature, getAt: { _ in get() }, set: set)
+    }
+
+    /// A property whose value depends on the object path it is read at.
+    public init(_ signature: String, getAt: @escaping (_ path: String) -> BusValue,
+                set: ((BusValue, String) -> BusError?)? = nil) {
         self.signature = signature
-        self.get = get
+        self.get = getAt
         self.set = set
     }
 }
@@ -137,6 +148,7 @@ public final class ObjectServer {
 
     private func properties(_ member: String, _ message: BusMessage, _ interfaces: [ExportedInterface]) -> MethodResult {
         let arguments = message.arguments
+        let path = message.path ?? ""
         func find(_ name: String?) -> ExportedInterface? { interfaces.first { $0.name == name } }
         switch (member, message.signature) {
         case ("Get", "ss"):
@@ -146,10 +158,10 @@ public final class ObjectServer {
             guard let property = interface.properties[arguments[1].stringValue ?? ""] else {
                 return .error(.unknownProperty("no property \(arguments[1].stringValue ?? "")"))
             }
-            return .reply([.variant(property.get())])
+            return .reply([.variant(property.get(path))])
         case ("GetAll", "s"):
             guard let interface = find(arguments[0].stringValue) else { return .reply([.vardict([])]) }
-            return .reply([.vardict(interface.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value.get()) })])
+            return .reply([.vardict(interface.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value.get(path)) })])
         case ("Set", "ssv"):
             guard let interface = find(arguments[0].stringValue),
                 let property = interface.properties[arguments[1].stringValue ?? ""]

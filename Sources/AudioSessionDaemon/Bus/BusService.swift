@@ -184,18 +184,26 @@ public final class BusService {
     static func path(_ id: SessionID) -> String { BusContract.sessionPath(id.rawValue) }
 
     private func exportSession(_ id: SessionID) {
-        objects.export(path: Self.path(id), interfaces: [sessionInterface(id)])
+        objects.export(path: Self.path(id), interfaces: [sharedSessionInterface])
     }
 
-    /// Checks existence and ownership before anything else, then runs `body`.
-    private func owned(_ id: SessionID, _ call: MethodCall, _ body: (Session) -> MethodResult) -> MethodResult {
-        guard let session = core.engine.sessions[id] else {
-            return Self.fail(.expiredSession, "\(Self.path(id)) no longer exists")
+    /// The session interface, one for every session object: each call and property read finds its
+    /// session by the object path (a thousand sessions do not need a thousand sets of handlers).
+    private lazy var sharedSessionInterface = sessionInterface()
+
+    /// The session an object path names.
+    private static func session(at path: String) -> SessionID? { BusContract.sessionNumber(path).map { SessionID($0) } }
+
+    /// Checks existence and ownership of the session the call was made at before anything else, then
+    /// runs `body`.
+    private func owned(_ call: MethodCall, _ body: (SessionID, Session) -> MethodResult) -> MethodResult {
+        guard let id = Self.session(at: call.path), let session = core.engine.sessions[id] else {
+            return Self.fail(.expiredSession, "\(call.path) no longer exists")
         }
         guard session.kind == .explicit, session.owner == call.sender else {
-            return Self.fail(.accessDenied, "\(Self.path(id)) belongs to another connection; only its owner may change it")
+            return Self.fail(.accessDenied, "\(call.path) belongs to another connection; only its owner may change it")
         }
-        return body(session)
+        return body(id, session)
     }
 
     private func forward(_ call: MethodCall, _ event: (RequestID) -> PolicyEvent) -> MethodResult {
@@ -203,11 +211,11 @@ public final class BusService {
         return .later
     }
 
-    private func sessionInterface(_ id: SessionID) -> ExportedInterface {
+    private func sessionInterface() -> ExportedInterface {
         func configure(_ call: MethodCall, _ make: (Session) throws(AudioSessionError) -> SessionConfiguration)
             -> MethodResult
         {
-            owned(id, call) { session in
+            owned(call) { id, session in
                 do {
                     let configuration = try make(session)
                     return forward(call) { .setConfiguration($0, id, caller: call.sender, configuration) }
@@ -233,7 +241,7 @@ public final class BusService {
                 }
             },
             "SetActive": method("bas") { [unowned self] call in
-                owned(id, call) { _ in
+                owned(call) { id, _ in
                     do {
                         let options = try SetActiveOptions.parse(call.arguments[1].stringArray ?? [])
                         let active = call.arguments[0].boolValue ?? false
@@ -244,24 +252,24 @@ public final class BusService {
                 }
             },
             "SetPreferredSampleRate": method("d") { [unowned self] call in
-                owned(id, call) { _ in
+                owned(call) { id, _ in
                     forward(call) { .setPreferredSampleRate($0, id, caller: call.sender, call.arguments[0].doubleValue ?? -1) }
                 }
             },
             "SetPreferredIOBufferDuration": method("d") { [unowned self] call in
-                owned(id, call) { _ in
+                owned(call) { id, _ in
                     forward(call) {
                         .setPreferredIOBufferDuration($0, id, caller: call.sender, call.arguments[0].doubleValue ?? -1)
                     }
                 }
             },
             "SetPreferredInput": method("s") { [unowned self] call in
-                owned(id, call) { _ in
+                owned(call) { id, _ in
                     forward(call) { .setPreferredInput($0, id, caller: call.sender, uid: call.arguments[0].stringValue ?? "") }
                 }
             },
             "OverrideOutputAudioPort": method("s") { [unowned self] call in
-                owned(id, call) { _ in
+                owned(call) { id, _ in
                     guard let port = call.arguments[0].stringValue.flatMap(OutputOverride.init(rawValue:)) else {
                         return Self.fail(.badParam, "unknown port override '\(call.arguments[0].stringValue ?? "")'; expected none or speaker")
                     }
@@ -269,20 +277,20 @@ public final class BusService {
                 }
             },
             "SetPrefersNoInterruptionsFromSystemAlerts": method("b") { [unowned self] call in
-                owned(id, call) { _ in
+                owned(call) { id, _ in
                     forward(call) {
                         .setPrefersNoInterruptionsFromSystemAlerts($0, id, caller: call.sender, call.arguments[0].boolValue ?? false)
                     }
                 }
             },
             "Release": method("") { [unowned self] call in
-                owned(id, call) { _ in forward(call) { .releaseSession($0, id, caller: call.sender) } }
+                owned(call) { id, _ in forward(call) { .releaseSession($0, id, caller: call.sender) } }
             },
         ]
         var properties: [String: ExportedProperty] = [:]
         for name in SessionProperties.names {
-            properties[name] = ExportedProperty(SessionProperties.signatures[name]!, get: { [unowned self] in
-                guard let session = core.engine.sessions[id] else { return .string("") }
+            properties[name] = ExportedProperty(SessionProperties.signatures[name]!, getAt: { [unowned self] path in
+                guard let session = Self.session(at: path).flatMap({ core.engine.sessions[$0] }) else { return .string("") }
                 return SessionProperties.value(name, of: session, in: core.engine)
             })
         }

@@ -297,7 +297,8 @@ public final class ServerAdapter: @unchecked Sendable {
         cache.clients[client.index] = client
     }
 
-    private func streamArrived(_ stream: PulseStream, askedAt: UInt64) {
+    private func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
+        let stream = ServerTranslation.trimmed(reported)
         let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
         guard !isStale(facility, stream.index, askedAt: askedAt) else { return }
         let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]

@@ -27,6 +27,21 @@ enum ServerTranslation {
 
     /// The trusted process id of a stream: PipeWire's `pipewire.sec.pid` where present, else the
     /// client-declared `application.process.id`.
+    /// The stream properties the bridge reads. A stream carries dozens; the cache keeps only these,
+    /// which also spares the engine a change event when only others change.
+    static let streamPropertyKeys: Set<String> = [
+        "application.name", "application.process.binary", "application.id", "application.desktop",
+        "pipewire.access.portal.app_id", "flatpak.app_id", "media.role", "audiosession.token",
+        "module-stream-restore.id", "application.process.id", "pipewire.sec.pid",
+    ]
+
+    /// The stream with only the properties the bridge reads.
+    static func trimmed(_ stream: PulseStream) -> PulseStream {
+        var stream = stream
+        stream.properties = stream.properties.filter { streamPropertyKeys.contains($0.key) }
+        return stream
+    }
+
     static func processID(_ properties: [String: String]) -> Int32? {
         (properties["pipewire.sec.pid"] ?? properties["application.process.id"]).flatMap { Int32($0) }
     }
