@@ -1,7 +1,9 @@
 import AudioPolicy
 import AudioSessionIPC
 import DBusKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Glibc
 import PulseAudioClient
 
@@ -46,7 +48,7 @@ public final class Daemon: @unchecked Sendable {
     private let roleModules: RoleModules
     private var policyWatcher: PolicyWatcher?
     private var login: LoginMonitor?
-    private let output: FileHandle
+    private let output: LogOutput
     private let journalSink: JournalSink?
 
     public init(options: DaemonOptions) throws {
@@ -58,14 +60,9 @@ public final class Daemon: @unchecked Sendable {
         roleModules = RoleModules(adapter: core.adapter, stateDirectory: options.journalDirectory)
         journalSink = options.journald ? JournalSink() : nil
         if let path = options.logFile, path != "-" {
-            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw DaemonError("cannot write the log file \(path)")
-            }
-            handle.seekToEndOfFile()
-            output = handle
+            output = try LogOutput(appendingTo: path)
         } else {
-            output = FileHandle.standardOutput
+            output = LogOutput()
         }
         core.observeActions { [unowned self] action in
             journal.apply(action)
@@ -178,19 +175,19 @@ public final class Daemon: @unchecked Sendable {
             journalSink?.send(record)
             service?.emitEvent(json: json)
         }
-        output.write(Data(lines.utf8))
+        output.write(lines)
     }
 }
 
 extension Daemon {
-    /// `audiosessiond --restore-journal`: connects to the server, puts every stream a stopped bridge
-    /// left changed back to the user's levels, and returns (0, or 1 when the server cannot be reached).
-    public static func restoreJournal(options: DaemonOptions) throws -> Int32 {
+    /// `audiosessiond --restore-journal`: connects to the server and puts every stream a stopped bridge
+    /// left changed back to the user's levels; throws when the server cannot be reached.
+    public static func restoreJournal(options: DaemonOptions) throws {
         let loop = try PulseLoop()
         let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
         let core = BridgeCore(loop: loop, server: server)
         let journal = try EffectJournal(directory: options.journalDirectory)
-        guard !journal.leftovers.isEmpty else { return 0 }
+        guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
         core.adapter.onReady = {
             core.adapter.recover(journal.leftovers)
@@ -202,10 +199,8 @@ extension Daemon {
         loop.start()
         loop.perform { core.start() }
         guard done.wait(timeout: .now() + 10) == .success else {
-            FileHandle.standardError.write(Data("audiosessiond: cannot reach the sound server to restore the journal\n".utf8))
-            return 1
+            throw DaemonError("cannot reach the sound server to restore the journal")
         }
-        return 0
     }
 }
 

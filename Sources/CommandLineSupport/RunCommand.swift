@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 
 extension ParsableCommand {
     /// Parses the arguments and runs the command, with the exit statuses of INTERFACES.md: 0 ok,
@@ -8,13 +8,24 @@ extension ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-            Foundation.exit(0)
+            Glibc.exit(0)
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                writeToStandardError(fullMessage(for: error) + "\n")
+                Glibc.exit(2)
             }
             exit(withError: error)
         }
+    }
+}
+
+/// Writes `text` to standard error, unbuffered.
+public func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
     }
 }

@@ -3,7 +3,8 @@ import CommandLineSupport
 import AudioSessionDaemon
 import AudioSessionIPC
 import DBusKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `audiosessiond`: runs the bridge.
 struct AudioSessionDaemonCommand: ParsableCommand {
@@ -43,16 +44,19 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         options.headless = headless
         options.policyFolders = policies
         options.journald = journald
-        if restoreJournal { Foundation.exit(try Daemon.restoreJournal(options: options)) }
         let daemon: Daemon
         do {
+            if restoreJournal {
+                try Daemon.restoreJournal(options: options)
+                return
+            }
             daemon = try Daemon(options: options)
         } catch {
-            FileHandle.standardError.write(Data("audiosessiond: \(error)\n".utf8))
+            writeToStandardError("audiosessiond: \(error)\n")
             throw ExitCode(1)
         }
         // Everything was undone and flushed before run() returns; end without tearing the loop down.
-        Foundation.exit(daemon.run())
+        Glibc.exit(daemon.run())
     }
 }
 

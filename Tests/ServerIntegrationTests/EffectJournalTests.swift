@@ -32,4 +32,19 @@ struct EffectJournalTests {
         nextRun.forgetLeftovers()
         #expect(try String(contentsOfFile: journal.path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
+
+    @Test("a journal left padded by a bridge killed between its write and its truncation still reads back; a damaged entry costs only itself")
+    func paddedAndDamaged() throws {
+        let directory = NSTemporaryDirectory() + "journal-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let text = """
+            [{"direction":"output","index":7,"restoreKey":null,"original":{"volume":[65536,65536],"mute":false},\
+            "applied":{"volume":[13107,13107],"mute":true}},{"direction":"sideways","index":8}]
+            """ + String(repeating: " ", count: 300) + "\n"
+        try text.write(toFile: directory + "/journal.json", atomically: false, encoding: .utf8)
+        let journal = try EffectJournal(directory: directory)
+        #expect(journal.leftovers.map(\.stream) == [StreamID(.output, 7)])
+        #expect(journal.leftovers.first?.applied == StreamLevels(volume: ChannelVolumes([13107, 13107]), mute: true))
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The event log's timestamps: RFC 3339 in UTC with milliseconds.
-@Suite("Event-log timestamps")
+@Suite("Event-log records")
 struct EventLogFormatTests {
     /// Expected values from Python's `datetime.fromtimestamp(t, timezone.utc).isoformat(timespec='milliseconds')`.
     @Test("RFC 3339 in UTC with milliseconds, leap day and year end included", arguments: [
@@ -14,5 +14,16 @@ struct EventLogFormatTests {
     ])
     func timestamps(seconds: Double, expected: String) {
         #expect(LogRecord.rfc3339(Date(timeIntervalSince1970: seconds)) == expected)
+    }
+}
+
+extension EventLogFormatTests {
+    @Test("a record with quotes, backslashes and control characters reads back through a JSON parser unchanged")
+    func escaping() throws {
+        let text = "say \"hi\"\\ \u{1}\u{1f}\ttab\nline é"
+        let record = LogRecord(timestamp: Date(timeIntervalSince1970: 0), event: "test", fields: [("text", .string(text))])
+        let parsed = try JSONSerialization.jsonObject(with: Data(record.json.utf8)) as? [String: Any]
+        #expect(parsed?["text"] as? String == text)
+        #expect(parsed?["event"] as? String == "test")
     }
 }

@@ -2,7 +2,6 @@ import AudioPolicy
 import AudioSessionIPC
 import AudioSessionModel
 import DBusKit
-import Foundation
 import PulseAudioClient
 
 /// The bridge on the bus: it owns `io.github.audiosession.Bridge1`, serves the manager and session

@@ -1,5 +1,5 @@
 import AudioPolicy
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The journal of effects in force, in `$XDG_STATE_HOME/audiosession/journal.json`: each entry is
@@ -30,9 +30,7 @@ public final class EffectJournal {
 
     /// The default directory: `$XDG_STATE_HOME/audiosession`, else `~/.local/state/audiosession`.
     public static var defaultDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        let state = environment["XDG_STATE_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
-        return state + "/audiosession"
+        UserDirectories.stateHome + "/audiosession"
     }
 
     /// Whether entries changed since the file was last written.
@@ -91,20 +89,35 @@ public final class EffectJournal {
 
     static func read(_ path: String) -> [JournalEntry] {
         guard let data = FileManager.default.contents(atPath: path),
-            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+            let list = try? JSONDecoder().decode([Lenient<StoredEntry>].self, from: data)
         else { return [] }
-        func levels(_ value: Any?) -> StreamLevels? {
-            guard let object = value as? [String: Any], let volume = object["volume"] as? [Int] else { return nil }
-            return StreamLevels(volume: ChannelVolumes(volume.map { UInt32($0) }), mute: object["mute"] as? Bool ?? false)
+        return list.compactMap { $0.value?.entry }
+    }
+
+    /// An entry as the file holds it.
+    private struct StoredEntry: Decodable {
+        struct Levels: Decodable {
+            var volume: [UInt32]
+            var mute: Bool?
+            var levels: StreamLevels { StreamLevels(volume: ChannelVolumes(volume), mute: mute ?? false) }
         }
-        return list.compactMap { object in
-            guard let direction = (object["direction"] as? String).flatMap(Direction.init(rawValue:)),
-                let index = object["index"] as? Int, let original = levels(object["original"]),
-                let applied = levels(object["applied"])
-            else { return nil }
-            return JournalEntry(stream: StreamID(direction, UInt32(index)), restoreKey: object["restoreKey"] as? String,
-                                original: original, applied: applied)
+        var direction: String
+        var index: UInt32
+        var restoreKey: String?
+        var original: Levels
+        var applied: Levels
+
+        var entry: JournalEntry? {
+            guard let direction = Direction(rawValue: direction) else { return nil }
+            return JournalEntry(stream: StreamID(direction, index), restoreKey: restoreKey, original: original.levels,
+                                applied: applied.levels)
         }
+    }
+
+    /// A value that is nil where the file holds something else: one damaged entry costs only itself.
+    private struct Lenient<Value: Decodable>: Decodable {
+        var value: Value?
+        init(from decoder: any Decoder) { value = try? Value(from: decoder) }
     }
 }
 

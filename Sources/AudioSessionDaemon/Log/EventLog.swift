@@ -1,12 +1,19 @@
 import AudioPolicy
 import AudioSessionModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One record of the event log: an event name and its fields, in order.
 public struct LogRecord: Sendable {
     public var timestamp: Date
     public var event: String
     public var fields: [(String, JSONValue)]
+
+    public init(timestamp: Date, event: String, fields: [(String, JSONValue)]) {
+        self.timestamp = timestamp
+        self.event = event
+        self.fields = fields
+    }
 
     /// The record as one JSON object (`ts`, `event`, then the fields).
     public var json: String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Sends event-log records to the systemd journal over its native socket, one datagram per record
@@ -33,7 +33,7 @@ final class JournalSink {
                       "AUDIOSESSION_EVENT=\(record.event)"]
         for (key, value) in record.fields {
             let name = "AUDIOSESSION_" + key.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-            fields.append("\(name)=\(value.plain.replacingOccurrences(of: "\n", with: " "))")
+            fields.append("\(name)=\(String(value.plain.map { $0 == "\n" ? " " : $0 }))")
         }
         let datagram = Array((fields.joined(separator: "\n") + "\n").utf8)
         _ = withUnsafePointer(to: &address) { pointer in

@@ -1,5 +1,5 @@
 import AudioPolicy
-import Foundation
+import FoundationEssentials
 
 /// Finds and reads the policy files along the search path: the shipped folder (or `--policies`),
 /// then `/etc/audiosession/policies`, then `$XDG_CONFIG_HOME/audiosession/policies`; a file of the same
@@ -10,9 +10,8 @@ public struct PolicyLoader: Sendable {
 
     /// The search path with `base` folders (from `--policies`) or, when there are none, the installed one.
     public init(base: [String]) {
-        let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        folders = (base.isEmpty ? Self.installedFolders : base) + ["/etc/audiosession/policies", config + "/audiosession/policies"]
+        folders = (base.isEmpty ? Self.installedFolders : base)
+            + ["/etc/audiosession/policies", UserDirectories.configHome + "/audiosession/policies"]
     }
 
     /// Where `make install` puts the shipped files, relative to the executable first.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PulseAudioClient
 
 /// Coexistence with PulseAudio's own role policy. `module-role-cork` and `module-role-ducking` cork
@@ -17,7 +17,7 @@ public final class RoleModules {
         self.adapter = adapter
         recordPath = stateDirectory + "/unloaded-modules.json"
         if let data = FileManager.default.contents(atPath: recordPath),
-            let list = try? JSONSerialization.jsonObject(with: data) as? [[String]]
+            let list = try? JSONDecoder().decode([[String]].self, from: data)
         {
             unloaded = list.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
         }
@@ -55,7 +55,7 @@ public final class RoleModules {
 
     private func save() {
         let list = unloaded.map { [$0.name, $0.argument] }
-        if let data = try? JSONSerialization.data(withJSONObject: list) {
+        if let data = try? JSONEncoder().encode(list) {
             _ = FileManager.default.createFile(atPath: recordPath, contents: data)
         }
     }
