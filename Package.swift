@@ -13,7 +13,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
     ],
     targets: [
@@ -35,7 +34,6 @@ let package = Package(
             name: "AudioSessionDaemon",
             dependencies: [
                 "AudioSessionModel", "AudioPolicy", "PulseAudioClient", "DBusKit", "AudioSessionIPC",
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "AudioSessionKit", dependencies: ["AudioSessionModel", "AudioSessionIPC", "DBusKit"]),
         // For apps that play through libpulse themselves: buffer plans and automatic cork/uncork.
