@@ -18,7 +18,7 @@ do {
     if wanted("role-cork") { lines += try Benchmarks.roleCork(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
     if wanted("calls") { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
     if wanted("scale") {
-        lines += try Benchmarks.scale(streams: quick ? 200 : 2000, sessions: quick ? 100 : 1000, events: quick ? 50 : 300)
+        lines += try Benchmarks.scale(streams: quick ? 200 : 2000, sessions: quick ? 100 : 1000, events: quick ? 50 : 1000)
     }
 } catch {
     ReportLine.print(lines)
