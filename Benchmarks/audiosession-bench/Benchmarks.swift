@@ -38,11 +38,23 @@ enum Benchmarks {
     // MARK: A phone-role stream silences the others
 
     /// From a phone-role stream's connection until every music stream is silenced, for each count of
-    /// music streams: the bridge (mute) against PulseAudio's module-role-cork (mute and cork request).
+    /// music streams: the bridge (mute) against PulseAudio's module-role-cork (mute and cork request),
+    /// side by side: both servers run at once and their rounds alternate, so that whatever else the
+    /// machine does weighs on both.
     static func roleCork(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.map { count in
-            let baseline = try timeToSilence(musicStreams: count, rounds: rounds, bridge: false)
-            let bridge = try timeToSilence(musicStreams: count, rounds: rounds, bridge: true)
+            let baselineRig = try CallRig(musicStreams: count, bridge: false)
+            defer { baselineRig.stop() }
+            let bridgeRig = try CallRig(musicStreams: count, bridge: true)
+            defer { bridgeRig.stop() }
+            var baseline = Samples(), bridge = Samples()
+            for round in 0...rounds {
+                let (withoutBridge, withBridge) = (try baselineRig.round(), try bridgeRig.round())
+                if round > 0 {  // the first round warms up
+                    baseline.append(withoutBridge)
+                    bridge.append(withBridge)
+                }
+            }
             return ReportLine(name: "phone stream → \(count) music stream\(count == 1 ? "" : "s") silenced, p50",
                               figure: bridge.median.formatted + " (p95 \(bridge.percentile(0.95).formatted))",
                               baseline: baseline.median.formatted + " module-role-cork",
@@ -50,40 +62,56 @@ enum Benchmarks {
         }
     }
 
-    private static func timeToSilence(musicStreams count: Int, rounds: Int, bridge: Bool) throws -> Samples {
-        let server = try SoundServer(.pulseaudio, extraModules: bridge ? [] : ["module-role-cork"])
-        defer { server.stop() }
-        var daemon: BridgeDaemon?
-        if bridge {
-            let folder = server.root + "/bench-policies"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (name, text) in roleCorkPolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
-            daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
+    /// A private server with music streams playing, where a call starts and ends: with the bridge, or
+    /// with module-role-cork and no bridge.
+    private final class CallRig {
+        let server: SoundServer
+        let daemon: BridgeDaemon?
+        let probe: StreamProbe
+        let count: Int
+
+        init(musicStreams count: Int, bridge: Bool) throws {
+            self.count = count
+            server = try SoundServer(.pulseaudio, extraModules: bridge ? [] : ["module-role-cork"])
+            if bridge {
+                let folder = server.root + "/bench-policies"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for (name, text) in roleCorkPolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
+                daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
+            } else {
+                daemon = nil
+            }
+            probe = try StreamProbe(address: server.address)
+            // The music streams are the probe's own: unlike pacat, they do not cork themselves when
+            // module-role-cork asks them to, so both sides are measured until the same thing, the mute.
+            for number in 0..<count {
+                _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music-\(number)", "media.name": "music"])
+            }
+            _ = try probe.stamp("\(count) music streams", when: { [count] in Self.music($0, count, muted: false) }, timeout: .seconds(30))
+            daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
         }
-        defer { _ = daemon?.terminate() }
-        let probe = try StreamProbe(address: server.address)
-        defer { probe.close() }
-        // The music streams are the probe's own: unlike pacat, they do not cork themselves when
-        // module-role-cork asks them to, so both sides are measured until the same thing, the mute.
-        for number in 0..<count {
-            _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music-\(number)", "media.name": "music"])
+
+        func stop() {
+            probe.close()
+            _ = daemon?.terminate()
+            server.stop()
         }
-        func music(_ streams: [UInt32: PulseStream]) -> [PulseStream] {
-            streams.values.filter { $0.properties["application.name"]?.hasPrefix("bench-music") ?? false }
+
+        /// Whether all `count` music streams are there, muted or not.
+        static func music(_ streams: [UInt32: PulseStream], _ count: Int, muted: Bool) -> Bool {
+            let music = streams.values.filter { $0.properties["application.name"]?.hasPrefix("bench-music") ?? false }
+            return music.count == count && music.allSatisfy { $0.mute == muted }
         }
-        _ = try probe.stamp("\(count) music streams", when: { music($0).count == count && music($0).allSatisfy { !$0.mute } },
-                            timeout: .seconds(30))
-        daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
-        var samples = Samples()
-        for round in 0...rounds {
+
+        /// One call: the time until the music is silenced; then the call ends and the music comes back.
+        func round() throws -> Duration {
             let start = ContinuousClock.now
             let call = probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
-            let silenced = try probe.stamp("the music silenced", when: { music($0).count == count && music($0).allSatisfy { $0.mute } })
-            if round > 0 { samples.append(silenced - start) }  // the first round warms up
+            let silenced = try probe.stamp("the music silenced", when: { [count] in Self.music($0, count, muted: true) })
             probe.stop(call)
-            _ = try probe.stamp("the music back", when: { music($0).count == count && music($0).allSatisfy { !$0.mute } })
+            _ = try probe.stamp("the music back", when: { [count] in Self.music($0, count, muted: false) })
+            return silenced - start
         }
-        return samples
     }
 
     // MARK: Device removal and method calls
