@@ -58,7 +58,7 @@ run: deps-run release
 demo: deps-run release
 	DEMO=1 scripts/run.sh
 
-bench: deps-run release
+bench: deps-test release
 	.build/release/audiosession-bench $(BENCH_FLAGS)
 
 install: release
