@@ -14,6 +14,7 @@ public final class BusService {
     private var pending: [RequestID: BusMessage] = [:]
     private var nextRequest: UInt64 = 1
     private var sentProperties: [SessionID: [String: BusValue]] = [:]
+    private var processIDs: [String: Int32] = [:]
     private var sentManagerProperties: [String: BusValue] = [:]
     private lazy var players = MPRISController(connection: connection)
     private lazy var propertyTimer = PulseTimer(loop: core.loop) { [unowned self] in self.emitPropertyChanges() }
@@ -51,6 +52,7 @@ public final class BusService {
 
     private func otherMessage(_ message: BusMessage) -> Bool {
         if let change = BusDriver.nameOwnerChange(message), change.name.hasPrefix(":"), change.newOwner.isEmpty {
+            processIDs[change.name] = nil
             core.send(.ownerVanished(busName: change.name))
             return true
         }
@@ -157,8 +159,7 @@ public final class BusService {
             policyName = name
         }
         // The caller's process comes from the bus, never from the caller's word.
-        BusDriver.processID(of: call.sender, on: connection) { [unowned self] pid in
-            let callerPID = pid.map { Int32(bitPattern: $0) }
+        processID(of: call.sender) { [unowned self] callerPID in
             if let hintedPID {
                 guard let callerPID, ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
                     return objects.reply(to: call.message, Self.fail(.accessDenied,
@@ -170,6 +171,17 @@ public final class BusService {
                 policyName: policyName)))
         }
         return .later
+    }
+
+    /// The process of a connection, asked of the bus once per connection: a unique name never changes
+    /// hands, and the answer is forgotten when the connection goes.
+    private func processID(of sender: String, _ body: @escaping (Int32?) -> Void) {
+        if let known = processIDs[sender] { return body(known) }
+        BusDriver.processID(of: sender, on: connection) { [unowned self] pid in
+            let pid = pid.map { Int32(bitPattern: $0) }
+            if let pid { processIDs[sender] = pid }
+            body(pid)
+        }
     }
 
     /// 128 random bits, in hex.
