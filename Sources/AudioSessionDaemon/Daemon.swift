@@ -163,19 +163,17 @@ public final class Daemon: @unchecked Sendable {
         logTimer.armIfIdle(after: BridgeCore.bookkeepingDelay)
     }
 
-    /// Writes the queued records to the log (one write), the systemd journal and the bus.
+    /// Writes the queued records to the log (one write), then to the systemd journal and the bus: a
+    /// record a monitor has seen is already in the log.
     private func flushRecords() {
         guard !unwrittenRecords.isEmpty else { return }
-        let records = unwrittenRecords
+        let records = unwrittenRecords.map { (record: $0, json: $0.json) }
         unwrittenRecords = []
-        var lines = ""
-        for record in records {
-            let json = record.json
-            lines += (options.logFormat == .json ? json : record.text) + "\n"
+        output.write(records.map { (options.logFormat == .json ? $0.json : $0.record.text) + "\n" }.joined())
+        for (record, json) in records {
             journalSink?.send(record)
             service?.emitEvent(json: json)
         }
-        output.write(lines)
     }
 }
 

@@ -34,7 +34,10 @@ struct CoexistenceTests {
                 return now?.mute == false && now?.corked == false
             }
         }
-        let muteRecords = daemon.records.filter { $0["event"] as? String == "action" && $0["action"] as? String == "mute" }
+        var muteRecords: [[String: Any]] {
+            daemon.records.filter { $0["event"] as? String == "action" && $0["action"] as? String == "mute" }
+        }
+        try waitUntil("the mute records") { muteRecords.count >= 2 }
         #expect(muteRecords.count == 2, "one mute per music stream")
         #expect(daemon.terminate() == 0)
         #expect(try server.pactl(["list", "short", "modules"]).contains("module-role-cork"), "handed back on exit")

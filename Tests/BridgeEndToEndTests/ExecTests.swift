@@ -63,7 +63,11 @@ extension ExecTests {
                     && client.property(path, "Category") == .string("soloAmbient")
             }
         }
-        let created = daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == "pacat" }
+        var created: [String: Any]?
+        try waitUntil("the session.created record") {
+            created = daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == "pacat" }
+            return created != nil
+        }
         #expect(created?["policy"] as? String == "default")
     }
 }

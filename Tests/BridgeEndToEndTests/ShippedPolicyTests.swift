@@ -64,7 +64,12 @@ struct ShippedPolicyTests {
             #expect(try client.property(path, "Category") == .string(category), "\(policy)")
             #expect(try client.property(path, "Mode") == .string(mode), "\(policy)")
             try waitUntil("\(policy)'s activation") { try client.property(path, "IsActive") == .bool(active) }
-            let record = daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == binary }
+            // The log is written just after the step that the bus already shows.
+            var record: [String: Any]?
+            try waitUntil("\(policy)'s session.created record") {
+                record = daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == binary }
+                return record != nil
+            }
             #expect(record?["policy"] as? String == policy)
             kill(pid, SIGKILL)
             try waitUntil("\(policy)'s session to end", timeout: .seconds(15)) {
@@ -111,8 +116,12 @@ struct ShippedPolicyTests {
         try waitUntil("the call to interrupt the music") { try musicLevels().mute }
         kill(call, SIGKILL)
         try waitUntil("the music back after the call") { try !musicLevels().mute }
-        let events = daemon.records.filter { $0["event"] as? String == "interruption" && $0["session"] as? String == "session/\(musicSession.split(separator: "/").last ?? "")" }
-        let types = events.compactMap { $0["type"] as? String }
+        var types: [String] {
+            daemon.records.filter { $0["event"] as? String == "interruption"
+                && $0["session"] as? String == "session/\(musicSession.split(separator: "/").last ?? "")" }
+                .compactMap { $0["type"] as? String }
+        }
+        try waitUntil("the last interruption record") { types.count >= 4 }
         #expect(types == ["began", "ended", "began", "ended"], "the alarm, then the call")
 
         // A recorder that prefers no interruptions from system alerts is not interrupted by an alarm.
