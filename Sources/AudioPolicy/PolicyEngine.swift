@@ -195,13 +195,6 @@ public struct PolicyEngine: Sendable {
         sessions[id].map(computeRoute) ?? .empty
     }
 
-    /// The devices a session's streams use (or the defaults when it has none), outputs then inputs:
-    /// with the session itself and the devices, all that its route and hardware values depend on.
-    public func routeDeviceIDs(of id: SessionID) -> [DeviceID] {
-        guard let session = sessions[id] else { return [] }
-        return routeDevices(of: session, .output) + routeDevices(of: session, .input)
-    }
-
     /// The device the session's output (or input) uses first, for hardware values.
     public func primaryDevice(of id: SessionID, _ direction: Direction) -> DeviceInfo? {
         guard let session = sessions[id] else { return nil }

@@ -86,9 +86,6 @@ public final class ObjectServer {
     /// Stops serving `path`.
     public func unexport(path: String) { objects[path] = nil }
 
-    /// Whether something is served at `path`.
-    public func isExported(_ path: String) -> Bool { objects[path] != nil }
-
     /// Emits a signal from `path`.
     public func emitSignal(path: String, interface: String, member: String, _ arguments: [BusValue]) {
         connection.send(.signal(path: path, interface: interface, member: member, arguments))

@@ -55,30 +55,6 @@ extension PulseContext {
         }
     }
 
-    /// Sets the default sink by name (`pa_context_set_default_sink`).
-    public func setDefaultSink(_ name: String, _ completion: @escaping Completion) {
-        command("set default sink", completion) { pa_context_set_default_sink($0, name, SuccessBox.callback, $1) }
-    }
-
-    /// Sets the default source by name (`pa_context_set_default_source`).
-    public func setDefaultSource(_ name: String, _ completion: @escaping Completion) {
-        command("set default source", completion) { pa_context_set_default_source($0, name, SuccessBox.callback, $1) }
-    }
-
-    /// Sets a sink's active port (`pa_context_set_sink_port_by_index`).
-    public func setSinkPort(_ index: UInt32, _ port: String, _ completion: @escaping Completion) {
-        command("set sink port", completion) {
-            pa_context_set_sink_port_by_index($0, index, port, SuccessBox.callback, $1)
-        }
-    }
-
-    /// Sets a source's active port (`pa_context_set_source_port_by_index`).
-    public func setSourcePort(_ index: UInt32, _ port: String, _ completion: @escaping Completion) {
-        command("set source port", completion) {
-            pa_context_set_source_port_by_index($0, index, port, SuccessBox.callback, $1)
-        }
-    }
-
     /// Sets a card's profile (`pa_context_set_card_profile_by_index`).
     public func setCardProfile(_ index: UInt32, _ profile: String, _ completion: @escaping Completion) {
         command("set card profile", completion) {
