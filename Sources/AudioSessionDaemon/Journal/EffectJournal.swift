@@ -67,24 +67,14 @@ public final class EffectJournal {
     /// way, and no new file is created and renamed on every change (that cost more than the rest of a step).
     private func write() {
         let all = leftovers + entries.values.sorted { $0.stream < $1.stream }
-        var bytes = Array((JSONValue.array(all.map(Self.encode)).serialized + "\n").utf8)
+        guard let json = try? JSONEncoder().encode(all.map(StoredEntry.init)) else { return }
+        var bytes = Array(json) + [UInt8(ascii: "\n")]
         let length = bytes.count
         if fileLength > length { bytes += repeatElement(UInt8(ascii: " "), count: fileLength - length) }
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         guard written == bytes.count else { return }
         if fileLength > length { _ = ftruncate(descriptor, off_t(length)) }
         fileLength = length
-    }
-
-    static func encode(_ entry: JournalEntry) -> JSONValue {
-        func levels(_ value: StreamLevels) -> JSONValue {
-            .object([("volume", .array(value.volume.values.map { .int($0) })), ("mute", .bool(value.mute))])
-        }
-        return .object([
-            ("direction", .string(entry.stream.direction.rawValue)), ("index", .int(entry.stream.index)),
-            ("restoreKey", entry.restoreKey.map { .string($0) } ?? .null),
-            ("original", levels(entry.original)), ("applied", levels(entry.applied)),
-        ])
     }
 
     static func read(_ path: String) -> [JournalEntry] {
@@ -94,11 +84,15 @@ public final class EffectJournal {
         return list.compactMap { $0.value?.entry }
     }
 
-    /// An entry as the file holds it.
-    private struct StoredEntry: Decodable {
-        struct Levels: Decodable {
+    /// An entry as the file holds it: one definition for writing and reading.
+    private struct StoredEntry: Codable {
+        struct Levels: Codable {
             var volume: [UInt32]
             var mute: Bool?
+            init(_ levels: StreamLevels) {
+                volume = levels.volume.values
+                mute = levels.mute
+            }
             var levels: StreamLevels { StreamLevels(volume: ChannelVolumes(volume), mute: mute ?? false) }
         }
         var direction: String
@@ -106,6 +100,14 @@ public final class EffectJournal {
         var restoreKey: String?
         var original: Levels
         var applied: Levels
+
+        init(_ entry: JournalEntry) {
+            direction = entry.stream.direction.rawValue
+            index = entry.stream.index
+            restoreKey = entry.restoreKey
+            original = Levels(entry.original)
+            applied = Levels(entry.applied)
+        }
 
         var entry: JournalEntry? {
             guard let direction = Direction(rawValue: direction) else { return nil }
