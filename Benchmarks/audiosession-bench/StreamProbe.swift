@@ -11,7 +11,7 @@ final class StreamProbe: @unchecked Sendable {
     private let context: PulseContext
     private let lock = NSLock()
     private var known: [UInt32: PulseStream] = [:]
-    private var sinkRemovals: [ContinuousClock.Instant] = []
+    private var lastRemoval: ContinuousClock.Instant?
     private var waiter: Waiter?
     /// Loop-thread state: the probe's streams and the extra connections that carry them.
     private var ownStreams: [PulsePlaybackStream] = []
@@ -67,7 +67,7 @@ final class StreamProbe: @unchecked Sendable {
     var streams: [UInt32: PulseStream] { lock.withLock { known } }
 
     /// When the server last reported a sink removed.
-    var lastSinkRemoval: ContinuousClock.Instant? { lock.withLock { sinkRemovals.last } }
+    var lastSinkRemoval: ContinuousClock.Instant? { lock.withLock { lastRemoval } }
 
     /// Waits until `condition` holds over the playback streams and returns when the probe first saw it hold.
     func stamp(_ what: String, when condition: @escaping ([UInt32: PulseStream]) -> Bool, timeout: Duration = .seconds(10)) throws
@@ -157,7 +157,7 @@ final class StreamProbe: @unchecked Sendable {
         switch (change.facility, change.kind) {
         case (.sink, .remove):
             let now = ContinuousClock.now
-            lock.withLock { sinkRemovals.append(now) }
+            lock.withLock { lastRemoval = now }
         case (.sinkInput, .remove):
             lock.withLock { known[change.index] = nil }
             check()

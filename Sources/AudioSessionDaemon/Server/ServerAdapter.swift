@@ -36,7 +36,8 @@ public final class ServerAdapter: @unchecked Sendable {
     private var pendingQueries: [PulseChange] = []
     private var heldChanges: [PulseChange] = []
     private var newQueriesHeldFor = 0
-    private var holdGeneration = 0
+    /// Each known stream's process chain, with the process it was read for.
+    private var processChains: [StreamID: (pid: Int32?, chain: [Int32])] = [:]
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
 
     static let firstBackoff = Duration.milliseconds(100)
@@ -100,6 +101,7 @@ public final class ServerAdapter: @unchecked Sendable {
         isConnected = false
         cache = ServerCache()
         removedAt = [:]
+        processChains = [:]
         forgetPendingQueries()
         if wasConnected || !lostAnnounced {
             lostAnnounced = true
@@ -188,15 +190,14 @@ public final class ServerAdapter: @unchecked Sendable {
         }
         heldChanges = changes
         newQueriesHeldFor = news.count
-        let generation = holdGeneration
         for change in news {
             ask(change, context) { [unowned self] in
-                guard generation == holdGeneration else { return }
+                guard self.context === context else { return }  // answered by a connection since replaced
                 newQueriesHeldFor -= 1
                 guard newQueriesHeldFor == 0 else { return }
                 let held = heldChanges
                 heldChanges = []
-                if let context = self.context, context.state == .ready { held.forEach { ask($0, context) } }
+                if context.state == .ready { held.forEach { ask($0, context) } }
             }
         }
     }
@@ -206,7 +207,6 @@ public final class ServerAdapter: @unchecked Sendable {
         pendingQueries = []
         heldChanges = []
         newQueriesHeldFor = 0
-        holdGeneration += 1
     }
 
     /// Queries the object an event names; a late answer about a removed object is dropped. `answered`
@@ -258,8 +258,10 @@ public final class ServerAdapter: @unchecked Sendable {
         switch facility {
         case .sink: onEvent(.deviceVanished(DeviceID(.output, index)))
         case .source: onEvent(.deviceVanished(DeviceID(.input, index)))
-        case .sinkInput: onEvent(.streamVanished(StreamID(.output, index)))
-        case .sourceOutput: onEvent(.streamVanished(StreamID(.input, index)))
+        case .sinkInput, .sourceOutput:
+            let id = StreamID(facility == .sinkInput ? .output : .input, index)
+            processChains[id] = nil
+            onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
         case .client, .server: break
         }
@@ -305,9 +307,19 @@ public final class ServerAdapter: @unchecked Sendable {
         if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
         // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
         guard previous != stream, stream.client != nil else { return }
-        let chain = ServerTranslation.processID(stream.properties).map(ProcessAncestry.chain) ?? []
-        let info = ServerTranslation.stream(stream, processChain: chain)
+        let info = ServerTranslation.stream(stream, processChain: processChain(of: stream))
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
+    }
+
+    /// The stream's process and its ancestors, read from `/proc` when the stream appears (or names another
+    /// process), not on every change of its volume or state.
+    private func processChain(of stream: PulseStream) -> [Int32] {
+        let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
+        let pid = ServerTranslation.processID(stream.properties)
+        if let known = processChains[id], known.pid == pid { return known.chain }
+        let chain = pid.map(ProcessAncestry.chain) ?? []
+        processChains[id] = (pid, chain)
+        return chain
     }
 
     // MARK: Commands
