@@ -139,7 +139,7 @@ extension BridgeEndToEndTests {
         try waitUntil("music unmuted by the restarted bridge") { try scenario.muted(song) == false }
         try waitUntil("the game's exact volume back") { try scenario.volume(effects) == ["front-left": 0xA000, "front-right": 0xA000] }
         try waitUntil("the journal emptied") {
-            let text = (try? String(contentsOfFile: scenario.server.root + "/state/audiosession/journal.json", encoding: .utf8)) ?? ""
+            let text = textSoFar(scenario.server.root + "/state/audiosession/journal.json")
             return text.trimmingCharacters(in: .whitespacesAndNewlines) == "[]"
         }
     }

@@ -36,9 +36,7 @@ struct ControlAndDesktopTests {
 
         // The monitor printed the same records as the log, as JSON Lines.
         try waitUntil("the monitor to show the activation") { monitor.output.contains("\"session.active\"") }
-        let printed = monitor.output.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        let printed = jsonLines(monitor.output)
         let logged = daemon.records
         for record in printed where record["event"] as? String == "session.active" {
             #expect(logged.contains { ($0["ts"] as? String) == (record["ts"] as? String) && ($0["event"] as? String) == "session.active" })
@@ -93,12 +91,8 @@ struct HeadlessTests {
             "--policies", BridgeDaemon.policiesFolder,
         ])
         defer { daemon.stop() }
-        var records: [[String: Any]] {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
-        }
-        var lines: Int { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        var records: [[String: Any]] { jsonLines(textSoFar(log)) }
+        var lines: Int { textSoFar(log).split(separator: "\n").count }
         try waitUntil("the devices") { records.contains { $0["event"] as? String == "device.added" } }
         try server.playDetached(app: "Music", role: "music")
         let stream = try server.reportedStream(of: "Music")

@@ -14,7 +14,7 @@ struct MPRISTests {
         // Not a child of this test, whose connection owns the call session below.
         let log = server.root + "/logs/player.log"
         try server.spawnDetached(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Tunes"], log: log)
-        var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        var output: String { textSoFar(log) }
         try waitUntil("the player to play") { output.contains("ready") }
         let stream = try server.reportedStream(of: "Tunes")
         let client = try BusClient(address: server.busAddress!)
@@ -46,7 +46,7 @@ extension MPRISTests {
         let log = server.root + "/logs/browser.log"
         let firefox = try ShippedPolicyTests.pacat(named: "firefox", in: server)
         try server.spawnDetached(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Web", firefox], log: log)
-        var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        var output: String { textSoFar(log) }
         try waitUntil("the browser to play") { output.contains("ready") }
         let client = try BusClient(address: server.busAddress!)
         let session = try ShippedPolicyTests.session(of: "Web", client, log: log)
@@ -80,7 +80,7 @@ extension MPRISTests {
         let quoted = "MPRIS_SUFFIX=tunes.instance42 '\(BridgeDaemon.buildDirectory)/mpris-test-player' Tunes -"
         let (_, pidText) = try TestProcess.run("/bin/sh", ["-c", "\(quoted) >'\(log)' 2>&1 & echo $!"], environment: environment)
         defer { kill(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGKILL) }
-        var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        var output: String { textSoFar(log) }
         try waitUntil("the player to be on the bus") { output.contains("ready") }
         // The app's stream comes from another process, with the sandbox's app id.
         let streamLog = server.root + "/logs/tunes.log"

@@ -37,7 +37,7 @@ struct ShippedPolicyTests {
     /// The policy session of an app (by AppId), once it exists; `log` is the app's output, shown if it never comes.
     static func session(of app: String, _ client: BusClient, log: String, timeout: Duration = .seconds(20)) throws -> String {
         var found = ""
-        try waitUntil("a policy session for \(app) (its output: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "none"); "
+        try waitUntil("a policy session for \(app) (its output: \(textSoFar(log)); "
                       + "the bridge: \((try? client.call(BusClient.manager, BusClient.bridge, "Snapshot"))?.first?.stringValue ?? "?"))",
                       timeout: timeout) {
             let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
@@ -109,7 +109,7 @@ struct ShippedPolicyTests {
         try waitUntil("the music's volume back") { try musicLevels().volume == 0x10000 }
 
         let alarm = try play("gnome-clocks")
-        try waitUntil("the alarm to interrupt the music (its output: \((try? String(contentsOfFile: log("gnome-clocks"), encoding: .utf8)) ?? "none"))") { try musicLevels().mute }
+        try waitUntil("the alarm to interrupt the music (its output: \(textSoFar(log("gnome-clocks"))))") { try musicLevels().mute }
         kill(alarm, SIGKILL)
         try waitUntil("the music back after the alarm") { try !musicLevels().mute }
         let call = try play("linphone")

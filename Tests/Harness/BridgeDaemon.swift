@@ -60,10 +60,5 @@ public final class BridgeDaemon: @unchecked Sendable {
     }
 
     /// The event-log records so far, parsed.
-    public var records: [[String: Any]] {
-        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    public var records: [[String: Any]] { jsonLines(textSoFar(logPath)) }
 }

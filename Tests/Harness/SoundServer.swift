@@ -180,7 +180,7 @@ public final class SoundServer: @unchecked Sendable {
             guard let owner = (try? String(contentsOfFile: root + "/owner.pid", encoding: .utf8)).flatMap({ Int32($0) }),
                 kill(owner, 0) != 0
             else { continue }
-            let children = ((try? String(contentsOfFile: root + "/children.pids", encoding: .utf8)) ?? "")
+            let children = textSoFar(root + "/children.pids")
                 .split(separator: "\n").compactMap { Int32($0) }
             for child in children { kill(child, SIGKILL) }
             try? FileManager.default.removeItem(atPath: root)

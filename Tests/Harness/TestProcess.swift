@@ -107,7 +107,7 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     /// What the process printed so far.
-    public var output: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var output: String { textSoFar(logPath) }
 
     /// The full path of a command in PATH.
     public static func which(_ name: String) throws -> String {
