@@ -134,10 +134,11 @@ public final class BusConnection: @unchecked Sendable {
 
     // MARK: Running
 
-    /// Reads what has arrived and dispatches it to ``onMessage`` now, without waiting
-    /// (`dbus_connection_read_write`, `dbus_connection_dispatch`): for a client that polls.
-    public func dispatchPending() {
-        dbus_connection_read_write(pointer, 0)
+    /// Reads what has arrived and dispatches it to ``onMessage`` (`dbus_connection_read_write`,
+    /// `dbus_connection_dispatch`), waiting up to `timeout` for something to arrive: for a client
+    /// without a loop of its own.
+    public func dispatchPending(waitingUpTo timeout: Duration = .zero) {
+        dbus_connection_read_write(pointer, Self.milliseconds(timeout))
         while dbus_connection_dispatch(pointer) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 

@@ -86,7 +86,7 @@ extension AudioSessionControl {
                 FileHandle.standardOutput.write(Data(((format == .json ? json : Self.text(json)) + "\n").utf8))
                 return true
             }
-            while bridge.connection.isConnected { bridge.connection.dispatchPending(); usleep(20_000) }
+            while bridge.connection.isConnected { bridge.connection.dispatchPending(waitingUpTo: .seconds(60)) }
         }
 
         /// One record as text: timestamp, event, then key=value pairs.
