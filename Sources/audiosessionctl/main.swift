@@ -191,10 +191,10 @@ struct PolicyPathOptions: ParsableArguments {
     func load() throws -> PolicySet {
         let loader = PolicyLoader(base: folders)
         let (set, _, errors) = loader.load()
-        for error in errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+        for error in errors { writeToStandardError("\(error)\n") }
         guard errors.isEmpty else { throw ExitCode(1) }
         guard let set else {
-            FileHandle.standardError.write(Data("audiosessionctl: no policy files in \(loader.folders.joined(separator: ", "))\n".utf8))
+            writeToStandardError("audiosessionctl: no policy files in \(loader.folders.joined(separator: ", "))\n")
             throw ExitCode(1)
         }
         return set
@@ -260,14 +260,14 @@ extension AudioSessionControl.Policy {
             var loaded: [(file: String, name: String, text: String)] = []
             for file in files {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    FileHandle.standardError.write(Data("audiosessionctl: cannot read \(file); check the path\n".utf8))
+                    writeToStandardError("audiosessionctl: cannot read \(file); check the path\n")
                     throw ExitCode(1)
                 }
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
                 loaded.append((file, name, text))
             }
             let (set, errors) = PolicyLibrary.load(loaded)
-            for error in errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+            for error in errors { writeToStandardError("\(error)\n") }
             guard let set else { throw ExitCode(1) }
             for policy in set.policies {
                 print("\(policy.name): \(policy.configuration), activation \(policy.activation.rawValue)")
@@ -285,8 +285,8 @@ struct BridgeCalls {
         do {
             connection = try BusConnection(.session)
         } catch {
-            FileHandle.standardError.write(Data(
-                "audiosessionctl: cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?\n".utf8))
+            writeToStandardError(
+                "audiosessionctl: cannot reach the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?\n")
             throw ExitCode(1)
         }
     }
@@ -296,7 +296,7 @@ struct BridgeCalls {
             return try connection.call(.methodCall(destination: BusContract.busName, path: path, interface: interface,
                                                    member: member, arguments)).arguments
         } catch {
-            FileHandle.standardError.write(Data("audiosessionctl: \(member) failed: \(error); is audiosessiond running?\n".utf8))
+            writeToStandardError("audiosessionctl: \(member) failed: \(error); is audiosessiond running?\n")
             throw ExitCode(1)
         }
     }
@@ -314,7 +314,7 @@ enum ChildProcess {
         }
         let result = posix_spawnp(&pid, words[0], nil, nil, argv, envp)
         guard result == 0 else {
-            FileHandle.standardError.write(Data("audiosessionctl: cannot run \(words[0]): \(String(cString: strerror(result)))\n".utf8))
+            writeToStandardError("audiosessionctl: cannot run \(words[0]): \(String(cString: strerror(result)))\n")
             throw ExitCode(1)
         }
         var status: Int32 = 0
