@@ -150,8 +150,8 @@ public final class AudioSession: @unchecked Sendable {
 
     /// Sets the mode, keeping the category and options.
     public func setMode(_ mode: Mode) throws {
-        let current = lock.withLock { desired.configuration }
-        try setCategory(current.category, mode: mode, options: current.options.subtracting(current.mode.impliedOptions))
+        let changed = try lock.withLock { desired.configuration }.withMode(mode)
+        try setCategory(changed.category, mode: changed.mode, options: changed.options)
     }
 
     /// Activates or deactivates the session.

@@ -47,6 +47,12 @@ public struct SessionConfiguration: Hashable, Sendable, CustomStringConvertible 
         self.options = options
     }
 
+    /// The same category and options with another mode: the options the old mode implied go, those of
+    /// the new one come (`setMode`).
+    public func withMode(_ mode: SessionMode) throws(AudioSessionError) -> SessionConfiguration {
+        try SessionConfiguration(category: category, mode: mode, options: options.subtracting(self.mode.impliedOptions))
+    }
+
     /// Whether the session plays along with other non-mixable sessions instead of interrupting them.
     public var mixesWithOthers: Bool {
         category.alwaysMixes || options.contains(.mixWithOthers)

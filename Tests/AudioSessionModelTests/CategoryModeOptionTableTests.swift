@@ -104,6 +104,15 @@ struct CategoryModeOptionTableTests {
         #expect(try !SessionConfiguration(category: .playAndRecord, mode: .gameChat).isCall)
     }
 
+    @Test("changing the mode drops what the old mode implied, keeps what was asked, adds what the new one implies")
+    func changingTheMode() throws {
+        let call = try SessionConfiguration(category: .playAndRecord, mode: .videoChat, options: .duckOthers)
+        let plain = try call.withMode(.default)
+        #expect(plain.options == [.duckOthers, .mixWithOthers])
+        #expect(try plain.withMode(.voiceChat).options == [.duckOthers, .mixWithOthers, .allowBluetooth])
+        #expect(throws: AudioSessionError.self) { try SessionConfiguration(category: .playback).withMode(.voiceChat) }
+    }
+
     @Test("the initial configuration is soloAmbient, default, no options")
     func initialConfiguration() {
         #expect(SessionConfiguration.initial.category == .soloAmbient)

@@ -245,10 +245,7 @@ public final class BusService {
             },
             "SetMode": method("s") { call in
                 configure(call) { session throws(AudioSessionError) in
-                    let current = session.configuration
-                    return try SessionConfiguration(category: current.category,
-                                                    mode: SessionMode.parse(call.arguments[0].stringValue ?? ""),
-                                                    options: current.options.subtracting(current.mode.impliedOptions))
+                    try session.configuration.withMode(SessionMode.parse(call.arguments[0].stringValue ?? ""))
                 }
             },
             "SetActive": method("bas") { [unowned self] call in
