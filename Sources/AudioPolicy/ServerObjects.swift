@@ -101,8 +101,6 @@ public struct CardInfo: Hashable, Sendable {
         public var isHandsFree: Bool {
             name.contains("headset") || name.contains("handsfree") || name.contains("hfp") || name.contains("hsp")
         }
-        /// Whether the profile is high-quality Bluetooth playback.
-        public var isA2DP: Bool { name.contains("a2dp") }
     }
 
     public var index: UInt32

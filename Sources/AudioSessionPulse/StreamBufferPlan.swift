@@ -4,14 +4,14 @@ import CPulse
 /// Turns an audio session's preferred IO buffer duration and sample rate into what libpulse takes
 /// for the app's own streams: a sample spec and `pa_buffer_attr`.
 public struct StreamBufferPlan: Equatable, Sendable {
-    public var sampleRate: UInt32
-    public var channels: UInt8
+    public let sampleRate: UInt32
+    public let channels: UInt8
     /// Bytes per frame (16-bit samples).
-    public var frameSize: UInt32 { UInt32(channels) * 2 }
+    public let frameSize: UInt32
     /// The target buffer length, in bytes.
-    public var targetLength: UInt32
+    public let targetLength: UInt32
     /// How much the server asks for at a time, in bytes.
-    public var minimumRequest: UInt32
+    public let minimumRequest: UInt32
 
     /// A plan from preferred values; 0 means "no preference" (48 kHz, 20 ms).
     public init(preferredSampleRate: Double, preferredIOBufferDuration: Double, channels: UInt8 = 2) {
@@ -19,8 +19,9 @@ public struct StreamBufferPlan: Equatable, Sendable {
         self.channels = channels
         let duration = preferredIOBufferDuration > 0 ? preferredIOBufferDuration : 0.02
         let frames = max(1, UInt32((duration * Double(sampleRate)).rounded()))
-        targetLength = frames * UInt32(channels) * 2
-        minimumRequest = max(UInt32(channels) * 2, targetLength / 4)
+        frameSize = UInt32(channels) * 2
+        targetLength = frames * frameSize
+        minimumRequest = max(frameSize, targetLength / 4)
     }
 
     /// The plan for a session's current preferences.

@@ -18,11 +18,6 @@ public struct PulseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The object does not exist (`PA_ERR_NOENTITY`).
     public var isNoSuchEntity: Bool { code == Int32(PA_ERR_NOENTITY.rawValue) }
 
-    /// The connection is gone (`PA_ERR_CONNECTIONTERMINATED`, `PA_ERR_BADSTATE`, …).
-    public var isConnectionLost: Bool {
-        [PA_ERR_CONNECTIONTERMINATED, PA_ERR_CONNECTIONREFUSED, PA_ERR_BADSTATE, PA_ERR_KILLED]
-            .map { Int32($0.rawValue) }.contains(code)
-    }
 
     public var description: String { "\(operation): \(message)" }
 
