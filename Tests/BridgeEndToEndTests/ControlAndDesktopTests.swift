@@ -7,10 +7,9 @@ import Testing
 struct ControlAndDesktopTests {
     @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch")
     func statusMonitorSilent() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
         let ctl = BridgeDaemon.buildDirectory + "/audiosessionctl"
         let monitor = try server.spawn(ctl, ["monitor", "--format", "json"])
         let client = try BusClient(address: server.busAddress!)
@@ -49,10 +48,9 @@ struct ControlAndDesktopTests {
     @Test("locking through a stand-in ScreenSaver mutes an ambient session's stream, unlocking restores it; playback is untouched",
           arguments: SoundServerKind.allCases)
     func screenLock(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
         let client = try BusClient(address: server.busAddress!)
         let game = try client.createSession("game")
         try client.setCategory(game.path, "ambient")

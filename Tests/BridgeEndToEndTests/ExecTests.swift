@@ -7,10 +7,9 @@ struct ExecTests {
     @Test("exec runs an unmodified pacat inside a session; its stream carries the token and joins it",
           arguments: SoundServerKind.allCases)
     func execRunsPacatInASession(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
         let exec = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [
             "exec", "--category", "playback", "--mode", "moviePlayback", "--",
             "pacat", "--playback", "--raw", "--client-name=Movie", "/dev/zero",
@@ -45,10 +44,9 @@ struct ExecTests {
 extension ExecTests {
     @Test("exec --policy starts the session from a shipped policy (default: soloAmbient)")
     func execWithPolicy() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
         _ = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [
             "exec", "--policy", "default", "--", "pacat", "--playback", "--raw", "--client-name=Plain", "/dev/zero",
         ])

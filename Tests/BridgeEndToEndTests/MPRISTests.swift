@@ -7,10 +7,9 @@ struct MPRISTests {
     @Test("a real MPRIS player on the private bus is paused by a call and played after it",
           arguments: SoundServerKind.allCases)
     func playerPausedAndPlayed(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
         // Not a child of this test, whose connection owns the call session below.
         let log = server.root + "/logs/player.log"
         try server.spawnDetached(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Tunes"], log: log)
@@ -39,10 +38,9 @@ struct MPRISTests {
 extension MPRISTests {
     @Test("a browser-like app's player is paused by a call and not played again after it: the user acts")
     func browserNotResumed() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
         let log = server.root + "/logs/browser.log"
         let firefox = try ShippedPolicyTests.pacat(named: "firefox", in: server)
         try server.spawnDetached(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Web", firefox], log: log)
@@ -70,10 +68,9 @@ extension MPRISTests {
 extension MPRISTests {
     @Test("a Flatpak app's player is found by its app id when its process is not the stream's")
     func flatpakPlayer() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let server = scenario.server
         let log = server.root + "/logs/flatpak-player.log"
         var environment = server.environment
         environment["MPRIS_SUFFIX"] = "tunes.instance42"

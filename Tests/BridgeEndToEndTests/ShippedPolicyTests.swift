@@ -52,10 +52,9 @@ struct ShippedPolicyTests {
 
     @Test("every shipped policy governs its app with the session its file documents")
     func everyPolicy() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
         let client = try BusClient(address: server.busAddress!)
         for (policy, binary, category, mode, active) in Self.rows {
             let log = server.root + "/logs/\(binary).log"
@@ -81,10 +80,9 @@ struct ShippedPolicyTests {
 
     @Test("a game mixes with music, navigation ducks it, an alarm interrupts it, and a call interrupts it until it ends")
     func behavioursAgainstMusic() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(.pulseaudio)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
         let client = try BusClient(address: server.busAddress!)
         func log(_ binary: String) -> String { server.root + "/logs/\(binary).log" }
         @discardableResult func play(_ binary: String) throws -> Int32 {
