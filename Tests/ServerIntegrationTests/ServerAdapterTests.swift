@@ -95,7 +95,7 @@ struct ServerAdapterTests {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
         try bridge.server.plug(.wiredHeadphones)
-        let headphones = try bridge.device(named: "headphones")
+        _ = try bridge.device(named: "headphones")  // once the engine knows them
         try bridge.server.pactl(["set-default-sink", "speaker"])
         try waitUntil("speaker to be the default") { bridge.engine.defaultDeviceName[.output] == "speaker" }
         let idle = bridge.createSession(app: "idle", token: "idle-token", .playback)
@@ -128,7 +128,6 @@ struct ServerAdapterTests {
         #expect(bridge.routeChanges(idle).first?.reason == .routeConfigurationChange)
         #expect(bridge.routeChanges(idle).first?.previous.outputs.map(\.uid) == ["speaker"])
         #expect(bridge.engine.currentRoute(of: idle).outputs.map(\.portType) == [.headphones])
-        _ = headphones
     }
 
     @Test("killing the server gives lost; restarting it gives reset within 2 s", arguments: SoundServerKind.allCases)
