@@ -27,13 +27,13 @@ public final class RoleModules {
     public func takeOver() {
         guard let context = adapter.currentContext else { return }
         context.modules { [self] result in
-            for module in (try? result.get()) ?? [] where Self.names.contains(module.name) {
-                if !unloaded.contains(where: { $0.name == module.name && $0.argument == module.argument }) {
-                    unloaded.append((module.name, module.argument))
-                }
-                save()
-                context.unloadModule(module.index) { _ in }
+            let loaded = ((try? result.get()) ?? []).filter { Self.names.contains($0.name) }
+            guard !loaded.isEmpty else { return }
+            for module in loaded where !unloaded.contains(where: { $0.name == module.name && $0.argument == module.argument }) {
+                unloaded.append((module.name, module.argument))
             }
+            save()  // remembered before they go, so that a killed bridge's successor loads them again
+            for module in loaded { context.unloadModule(module.index) { _ in } }
         }
     }
 
