@@ -67,7 +67,16 @@ final class StreamProbe: @unchecked Sendable {
     var streams: [UInt32: PulseStream] { lock.withLock { known } }
 
     /// When the server last reported a sink removed.
-    var lastSinkRemoval: ContinuousClock.Instant? { lock.withLock { lastRemoval } }
+    /// When the server reported a sink removed after `after`, waiting for that report if it is still on
+    /// its way (the bridge's signal about the same removal can arrive first).
+    func sinkRemoval(after: ContinuousClock.Instant, timeout: Duration = .seconds(10)) throws -> ContinuousClock.Instant {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let removal = lock.withLock({ lastRemoval }), removal >= after { return removal }
+            usleep(200)
+        }
+        throw BenchError("the probe saw no sink removed")
+    }
 
     /// Waits until `condition` holds over the playback streams and returns when the probe first saw it hold.
     func stamp(_ what: String, when condition: @escaping ([UInt32: PulseStream]) -> Bool, timeout: Duration = .seconds(10)) throws
