@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages, by what needs them.
 BUILD_PACKAGES := pkg-config libpulse-dev libdbus-1-dev
 RUN_PACKAGES := pulseaudio pulseaudio-utils dbus dbus-daemon
-TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd python3 python3-dbus
+TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd python3 python3-dbus mpv mpv-mpris
 
 # Installs the named Debian packages that are missing, with sudo when not root.
 define ensure_packages
@@ -29,7 +29,7 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build release deps-build deps-run deps-test run test demo bench install clean
+.PHONY: all build release deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench install clean
 
 all: build
 
@@ -39,8 +39,13 @@ deps-build:
 deps-run: deps-build
 	$(call ensure_packages,$(RUN_PACKAGES))
 
-deps-test: deps-run
+deps-test: deps-run deps-pipewire-1.4
 	$(call ensure_packages,$(TEST_PACKAGES))
+
+# PipeWire 1.4 + WirePlumber 0.5 from bookworm-backports, unpacked into .build/pipewire-1.4/prefix
+# (never installed over the system's packages): the third server stack of the tests.
+deps-pipewire-1.4:
+	scripts/fetch-pipewire-1.4.sh
 
 build: deps-build
 	$(SWIFT) build

@@ -25,7 +25,9 @@ extension BridgeEndToEndTests {
 
         app.forgetSignals()
         try scenario.server.pactl(["set-sink-volume", "speaker", "\(0x8000)"])
-        try waitUntil("OutputVolume to follow the sink") { try app.property(music.path, "OutputVolume") == .double(0.5) }
+        try waitUntil("OutputVolume to follow the sink (now \((try? app.property(music.path, "OutputVolume")).map { "\($0)" } ?? "?"))") {
+            try app.property(music.path, "OutputVolume") == .double(0.5)
+        }
         try waitUntil("PropertiesChanged for OutputVolume") {
             app.signals("PropertiesChanged", from: music.path).contains {
                 $0.arguments.count > 1 && $0.arguments[1].stringDictionary?["OutputVolume"] == .double(0.5)

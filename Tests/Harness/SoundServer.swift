@@ -1,10 +1,18 @@
 import Foundation
 
-/// Which sound server a test runs against.
+/// Which sound server a test runs against: the three stacks of DESIGN §4.
 public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// PulseAudio 16.1 (Debian 12).
     case pulseaudio
+    /// PipeWire 0.3.65 with WirePlumber 0.4.13 and pipewire-pulse (Debian 12).
     case pipewire
+    /// PipeWire 1.4.2 with WirePlumber 0.5.8 and pipewire-pulse, from bookworm-backports, unpacked into
+    /// a private prefix by `make test` (``ModernPipeWire``).
+    case pipewire14 = "pipewire-1.4"
     public var description: String { rawValue }
+
+    /// Whether the server is PipeWire (with WirePlumber and pipewire-pulse).
+    public var isPipeWire: Bool { self != .pulseaudio }
 }
 
 /// A private sound server for one test: PulseAudio (`pulseaudio -n` with null devices) or PipeWire
@@ -63,7 +71,7 @@ public final class SoundServer: @unchecked Sendable {
         do {
             switch kind {
             case .pulseaudio: try startPulseAudio()
-            case .pipewire: try startPipeWire()
+            case .pipewire, .pipewire14: try startPipeWire()
             }
             try waitUntilAnswering()
         } catch {
@@ -114,15 +122,30 @@ public final class SoundServer: @unchecked Sendable {
         ])
     }
 
+    /// Starts one of PipeWire's programs: the system's, or those of the private 1.4 prefix with the
+    /// prefix's libraries, plugins, modules and configuration.
+    public func spawnPipeWire(_ program: String, _ arguments: [String] = []) throws -> TestProcess {
+        guard kind == .pipewire14 else { return try spawn(program, arguments) }
+        let modern = try ModernPipeWire.installed()
+        let process = try TestProcess(modern.executable(program), arguments,
+                                      environment: environment.merging(modern.environment) { $1 }, logDirectory: logs)
+        lock.withLock { processes.append(process) }
+        recordChild(process.pid)
+        return process
+    }
+
     private func startPipeWire() throws {
         try startBus()
-        _ = try spawn("pipewire", [])
+        _ = try spawnPipeWire("pipewire")
         try waitUntil("pipewire's socket") { FileManager.default.fileExists(atPath: runtimeDirectory + "/pipewire-0") }
-        _ = try spawn("wireplumber", [])
-        pulseServer = try spawn("pipewire-pulse", [])
+        wirePlumber = try spawnPipeWire("wireplumber")
+        pulseServer = try spawnPipeWire("pipewire-pulse")
         try waitUntilAnswering()
         try setUpPipeWireDevices()
     }
+
+    /// WirePlumber, on PipeWire.
+    public private(set) var wirePlumber: TestProcess?
 
     /// The speaker and microphone of a PipeWire server; they belong to pipewire-pulse and go with it.
     private func setUpPipeWireDevices() throws {
@@ -200,8 +223,8 @@ public final class SoundServer: @unchecked Sendable {
         case .pulseaudio:
             try? FileManager.default.removeItem(atPath: runtimeDirectory + "/pulse/native")
             try startPulseAudio()
-        case .pipewire:
-            pulseServer = try spawn("pipewire-pulse", [])
+        case .pipewire, .pipewire14:
+            pulseServer = try spawnPipeWire("pipewire-pulse")
             try waitUntilAnswering()
             try setUpPipeWireDevices()
         }
@@ -234,9 +257,26 @@ public final class SoundServer: @unchecked Sendable {
     /// Adds a null sink with these properties; returns the module index to unload it with.
     @discardableResult
     public func addSink(name: String, description: String, properties: [String: String] = [:]) throws -> String {
-        try pactl(["load-module", "module-null-sink", "sink_name=\(name)",
-                   "sink_properties=\(Self.propertyList(description, properties))"])
+        let module = try pactl(["load-module", "module-null-sink", "sink_name=\(name)",
+                                "sink_properties=\(Self.propertyList(description, properties))"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
+        if kind == .pipewire14 { try configurePorts(ofSink: name) }
+        return module
+    }
+
+    /// PipeWire 1.4 ignores volume and mute on a null sink whose ports were never configured (a real
+    /// device's are), so a simulated device plays a few milliseconds of silence first, as a sound card
+    /// that has run once. The short stream has no role and matches no policy.
+    private func configurePorts(ofSink name: String) throws {
+        let silence = root + "/silence.raw"
+        if !FileManager.default.fileExists(atPath: silence) {
+            FileManager.default.createFile(atPath: silence, contents: Data(count: 48_000 * 4 / 100))
+        }
+        let (status, output) = try TestProcess.run("pacat", [
+            "--playback", "--raw", "--format=s16le", "--rate=48000", "--channels=2", "--device=\(name)",
+            "--client-name=harness-device-check", silence,
+        ], environment: environment)
+        guard status == 0 else { throw HarnessError("could not play on the new sink \(name): \(output)") }
     }
 
     /// Adds a source with these properties; returns the module index to unload it with.
@@ -247,7 +287,7 @@ public final class SoundServer: @unchecked Sendable {
         case .pulseaudio:
             ["load-module", "module-remap-source", "master=source_bed.monitor", "source_name=\(name)",
              "source_properties=\(list)"]
-        case .pipewire:
+        case .pipewire, .pipewire14:
             ["load-module", "module-null-sink", "sink_name=\(name)", "media.class=Audio/Source/Virtual",
              "sink_properties=\(list)"]
         }

@@ -9,6 +9,19 @@ import Testing
 /// The sound-server side against real PulseAudio 16 and pipewire-pulse servers.
 @Suite("The sound-server side, on real servers", .serialized)
 struct ServerAdapterTests {
+    @Test("each stack is the server it is named for", arguments: SoundServerKind.allCases)
+    func eachStackIsTheNamedServer(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let name = try server.pactl(["info"]).split(separator: "\n").first { $0.hasPrefix("Server Name:") } ?? ""
+        let expected = switch kind {
+        case .pulseaudio: "Server Name: pulseaudio"
+        case .pipewire: "Server Name: PulseAudio (on PipeWire 0.3.65)"
+        case .pipewire14: "Server Name: PulseAudio (on PipeWire 1.4.2)"
+        }
+        #expect(name == expected)
+    }
+
     @Test("devices appear and vanish with the right port types", arguments: SoundServerKind.allCases)
     func devicesAppearAndVanish(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
