@@ -184,6 +184,7 @@ extension PolicyEngine {
 
     /// Takes a stream's reported levels: ours landing, stale, or the user's own change.
     mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels) {
+        if absorbServerMemory(id, reported) { return }
         guard var stream = streams[id] else { return }
         var userChanged = false
         if let index = stream.expectedVolumes.firstIndex(of: reported.volume) {

@@ -35,6 +35,7 @@ extension PolicyEngine {
         streams[info.id] = TrackedStream(info: info, session: sessionID)
         if info.id.direction == .output && !info.corked { playingOutputCount += 1 }
         emit(.record(.streamAdded(info.id, app: info.app.name, role: info.role, session: sessionID)))
+        takeOwedLevels(info.id)
         guard let sessionID else { return }
         join(info.id, sessionID)
     }
@@ -107,10 +108,7 @@ extension PolicyEngine {
         if id.direction == .output && stream.isPlaying { playingOutputCount -= 1 }
         streams[id] = nil
         if stream.journaled != nil { emit(.journalClear(id)) }
-        if stream.touched, let key = stream.info.restoreKey {
-            emit(.rememberStreamLevels(restoreKey: key, stream.user,
-                                       why: "\(id) ended after the bridge changed it; the app's next stream starts as the user had it"))
-        }
+        rememberUserLevels(of: stream)
         emit(.record(.streamRemoved(id, app: stream.info.app.name, role: stream.info.role, session: stream.session)))
         if let sessionID = stream.session {
             autoActivateIfNeeded(sessionID)

@@ -12,6 +12,10 @@ public struct EngineSettings: Hashable, Sendable {
     public var wakeWindow: Duration = .seconds(2)
     /// The interval between two volume steps of a fade.
     public var fadeStep: Duration = .milliseconds(10)
+    /// How long after a new stream of an app the bridge had changed the server may still apply its
+    /// memory of the bridge's levels to it (WirePlumber restores a stream's levels a moment after
+    /// pipewire-pulse first reports it).
+    public var serverMemoryWindow: Duration = .seconds(1)
 
     public init() {}
 }
@@ -45,6 +49,9 @@ public struct PolicyEngine: Sendable {
     /// The explicit sessions by the process that created them, for attributing streams by process.
     var explicitSessionsByOwner: [Int32: Set<SessionID>] = [:]
     var policySessionByApp: [String: SessionID] = [:]
+    /// The user's levels of streams the bridge changed that have ended, by the server's memory key:
+    /// what the app's next stream is owed.
+    var owedLevels: [String: StreamLevels] = [:]
     var deviceByName: [String: DeviceID] = [:]
     /// Sessions that duck others now.
     var duckingSessions: Set<SessionID> = []

@@ -54,6 +54,9 @@ struct TrackedStream: Hashable, Sendable {
     var deviceLost = false
     /// A move the bridge asked for and the server has not reported yet, with why.
     var expectedMove: ExpectedMove?
+    /// Until then, levels the bridge did not ask for are the server's memory of an earlier stream of
+    /// the app, not the user's doing (``PolicyEngine/absorbServerMemory(_:_:)``).
+    var serverMemoryUntil: EngineTime?
 
     struct ExpectedMove: Hashable, Sendable {
         var device: DeviceID

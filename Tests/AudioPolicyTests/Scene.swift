@@ -232,15 +232,16 @@ struct Scene {
     /// A new stream, playing (or recording) at once.
     @discardableResult
     mutating func startStream(_ app: String, in session: SessionID? = nil, role: String? = nil,
-                              direction: Direction = .output, volume: UInt32 = 0xC000, pid: Int32? = nil,
-                              corked: Bool = false) -> StreamID {
+                              direction: Direction = .output, volume: UInt32 = 0xC000, muted: Bool = false,
+                              pid: Int32? = nil, corked: Bool = false) -> StreamID {
         let id = StreamID(direction, nextIndex)
         nextIndex += 1
         let token = session.flatMap { engine.sessions[$0]?.token }
         let info = StreamInfo(
             id: id, app: AppIdentity(name: app), role: role, token: token, processChain: pid.map { [$0, 1] } ?? [],
             device: direction == .output ? device(named: defaultName(.output)) : device(named: defaultName(.input)),
-            corked: corked, volume: ChannelVolumes(channels: 2, value: volume), restoreKey: "sink-input-by-application-name:\(app)")
+            corked: corked, mute: muted, volume: ChannelVolumes(channels: 2, value: volume),
+            restoreKey: "sink-input-by-application-name:\(app)")
         serverStreams[id] = info
         send(.streamAppeared(info))
         return id

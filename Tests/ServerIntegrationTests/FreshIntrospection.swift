@@ -21,6 +21,9 @@ final class FreshIntrospection: @unchecked Sendable {
         guard ready.wait(timeout: .now() + 10) == .success else { throw HarnessError("could not connect for a fresh read") }
     }
 
+    /// The connection, on the loop's thread.
+    var currentContext: PulseContext? { context }
+
     func close() {
         loop.perform { [self] in
             context?.disconnect()
@@ -61,6 +64,28 @@ final class FreshIntrospection: @unchecked Sendable {
             throw HarnessError("the fresh read did not finish")
         }
         return cache
+    }
+}
+
+extension FreshIntrospection {
+    /// The server's stream memory (module-stream-restore through ext-stream-restore).
+    func restoreEntries() throws -> [PulseRestoreEntry] {
+        let result = Recorder<Result<[PulseRestoreEntry], PulseError>>()
+        let done = DispatchSemaphore(value: 0)
+        loop.perform { [self] in
+            guard let context = currentContext else {
+                done.signal()
+                return
+            }
+            context.restoreEntries {
+                result.append($0)
+                done.signal()
+            }
+        }
+        guard done.wait(timeout: .now() + 10) == .success, let entries = result.items.first else {
+            throw HarnessError("the stream memory was not read")
+        }
+        return try entries.get()
     }
 }
 

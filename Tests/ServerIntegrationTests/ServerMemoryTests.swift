@@ -1,0 +1,147 @@
+import AudioTestHarness
+import Foundation
+import PulseAudioClient
+import Testing
+
+/// The server's memory of an app's levels, on every stack: after the bridge touched an app's stream,
+/// the app's next stream starts with the user's own mute and volume, and the server's own record
+/// (PulseAudio's module-stream-restore, WirePlumber's restore-stream state) holds the user's levels.
+@Suite("The server's memory of an app's levels, on real servers", .serialized)
+struct ServerMemoryTests {
+    /// The user's own volume for the player, set in a mixer before anything happens.
+    static let userVolume: UInt32 = 40000
+
+    /// How the bridge touched the player's stream before it ended.
+    enum Touch: String, CaseIterable, CustomStringConvertible {
+        /// A call muted it, and the stream ended while muted.
+        case endedMuted = "ended while muted by a call"
+        /// A call of about 30 ms muted it, the bridge undid the mute, and the stream ended right after.
+        case briefMuteUndone = "a 30 ms mute undone just before the stream ended"
+        var description: String { rawValue }
+    }
+
+    @Test("after the bridge touched a stream, the app's next stream starts with the user's own levels",
+          arguments: SoundServerKind.allCases, Touch.allCases)
+    func nextStreamStartsWithUserLevels(kind: SoundServerKind, touch: Touch) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { _ = daemon.terminate() }
+        let player = try Player(server)
+        try player.start()
+        try server.pactl(["set-sink-input-volume", "\(try player.stream().index)", "\(Self.userVolume)"])
+        try player.waitForUserLevels("the user's volume to land")
+        try waitUntil("the server's memory of the user's volume") { try remembered(server)?.matchesUser == true }
+
+        let call = try server.play(app: "softphone", role: "phone")
+        try waitUntil("the call to mute the player") { try player.stream().mute }
+        switch touch {
+        case .endedMuted:
+            player.stop()
+            call.stop()
+        case .briefMuteUndone:
+            usleep(30_000)
+            call.stop()
+            try waitUntil("the bridge to unmute the player") { try !player.stream().mute }
+            player.stop()
+        }
+        try waitUntil("the player's stream to be gone") { try server.streams().allSatisfy { ($0["properties"] as? [String: Any])?["application.name"] as? String != Player.name } }
+
+        try player.start()
+        try player.waitForUserLevels("the next stream to have the user's levels")
+        try waitUntil("the server's memory to hold the user's levels (now \(String(describing: try? remembered(server))))") {
+            try remembered(server)?.matchesUser == true
+        }
+        let second = try player.stream().index
+        player.stop()
+
+        // What the server remembers is the user's own: the stream after that has the user's levels and
+        // the memory keeps them. PulseAudio applies its memory before it announces a stream, so there
+        // the bridge has nothing to do; pipewire-pulse announces a stream before WirePlumber restores
+        // its levels, so the bridge may set the same user's levels once more.
+        try player.start()
+        try player.waitForUserLevels("the third stream to have the user's levels")
+        let third = "sink-input/\(try player.stream().index)"
+        try waitUntil("the bridge to log the third stream") {
+            daemon.records.contains { $0["event"] as? String == "stream.added" && $0["stream"] as? String == third }
+        }
+        #expect(try remembered(server)?.matchesUser == true)
+        if kind == .pulseaudio {
+            let acted = daemon.records.filter { $0["event"] as? String == "action" && $0["stream"] as? String == third }
+            #expect(acted.isEmpty, "the bridge had to act on the third stream (\(second) was the repaired one): \(acted)")
+        }
+    }
+
+    /// What the server remembers for the player (`media.role=music`), read from the server's own record.
+    func remembered(_ server: SoundServer) throws -> RememberedLevels? {
+        switch server.kind {
+        case .pulseaudio:
+            let reader = try FreshIntrospection(address: server.address)
+            defer { reader.close() }
+            return try reader.restoreEntries().first { $0.name == "sink-input-by-media-role:music" }.map {
+                RememberedLevels(mute: $0.mute, volumes: $0.volume.map { pow(Double($0) / 65536, 3) })
+            }
+        case .pipewire, .pipewire14:
+            return RememberedLevels.wirePlumberState(in: server.root + "/state/wireplumber", key: "Output/Audio:media.role:Music")
+        }
+    }
+}
+
+/// Levels as a server remembers them: mute, and linear channel volumes (cubic PulseAudio volumes cubed).
+struct RememberedLevels: CustomStringConvertible {
+    var mute: Bool
+    var volumes: [Double]
+
+    var matchesUser: Bool {
+        let expected = pow(Double(ServerMemoryTests.userVolume) / 65536, 3)
+        return !mute && !volumes.isEmpty && volumes.allSatisfy { abs($0 - expected) < 0.001 }
+    }
+
+    var description: String { "mute \(mute), volumes \(volumes)" }
+
+    /// WirePlumber's saved state: 0.4's `restore-stream` (`KEY:mute=…`, `KEY:channelVolumes=a;b;`) or
+    /// 0.5's `stream-properties` (`KEY={"mute":…, "channelVolumes":[a, b], …}`).
+    static func wirePlumberState(in folder: String, key: String) -> RememberedLevels? {
+        if let text = try? String(contentsOfFile: folder + "/stream-properties", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + "=") }),
+            let json = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(key.count + 1).utf8)) as? [String: Any],
+            let mute = json["mute"] as? Bool, let volumes = json["channelVolumes"] as? [Double]
+        {
+            return RememberedLevels(mute: mute, volumes: volumes)
+        }
+        guard let text = try? String(contentsOfFile: folder + "/restore-stream", encoding: .utf8) else { return nil }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            let pair = line.dropFirst(key.count + 1).split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { values[String(pair[0])] = String(pair[1]) }
+        }
+        guard let mute = values["mute"], let volumes = values["channelVolumes"] else { return nil }
+        return RememberedLevels(mute: mute == "true", volumes: volumes.split(separator: ";").compactMap { Double($0) })
+    }
+}
+
+/// A music player that never opted in (`pacat`, `media.role=music`), not a child of the test process.
+final class Player: @unchecked Sendable {
+    static let name = "memory-player"
+    let server: SoundServer
+    private var pid: Int32?
+
+    init(_ server: SoundServer) throws { self.server = server }
+
+    func start() throws { pid = try server.playDetached(app: Self.name, role: "music") }
+
+    func stop() {
+        if let pid { kill(pid, SIGKILL) }
+        pid = nil
+    }
+
+    func stream() throws -> ReportedStream { try server.reportedStream(of: Self.name) }
+
+    /// Waits until the server reports the user's own levels on the player's stream.
+    func waitForUserLevels(_ what: String) throws {
+        try waitUntil("\(what) (now \(String(describing: try? stream())))") {
+            let stream = try stream()
+            return !stream.mute && stream.volume.values.allSatisfy { $0 == ServerMemoryTests.userVolume }
+        }
+    }
+}
