@@ -1,0 +1,62 @@
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// An unmodified player nobody here wrote: `mpv` with Debian's `mpv-mpris` plugin, playing a sine tone
+/// through libpulse, governed by the shipped media-player policy and observed through `gdbus`.
+@Suite("An unmodified player: mpv with its MPRIS plugin", .serialized)
+struct RealPlayerTests {
+    @Test("mpv is paused by a call, plays again after it, and is paused when its headphones go",
+          arguments: SoundServerKind.allCases)
+    func mpvFollowsCallsAndUnplug(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
+        let log = server.root + "/logs/mpv.log"
+        // Not a child of this test, whose connection owns the call session below.
+        try server.spawnDetached("mpv", [
+            "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--script=/usr/lib/mpv-mpris/mpris.so",
+            "av://lavfi:sine=frequency=440",
+        ], log: log)
+        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
+        try waitUntil("mpv to play (its output: \(textSoFar(log)))", timeout: .seconds(20)) { player.status == "Playing" }
+        let stream = try server.reportedStream(of: "mpv")
+        let client = try scenario.client()
+        _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
+
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("mpv to play after the call (status \(player.status))") { player.status == "Playing" }
+        try waitUntil("mpv's stream unmuted") { try server.reportedStream(index: stream.index)?.mute == false }
+
+        func routeChanges() -> [[String: Any]] {
+            scenario.daemon.records.filter { $0["event"] as? String == "route.change" && $0["app"] as? String == "mpv" }
+        }
+        let headphones = try server.plug(.wiredHeadphones)
+        try server.move(sinkInput: stream.index, to: "headphones")
+        try waitUntil("the bridge to see mpv on the headphones (route changes: \(routeChanges()))") {
+            routeChanges().contains { "\($0["currentRoute"] ?? "")".contains("headphones") }
+        }
+        for module in headphones { try server.unloadModule(module) }
+        try waitUntil("mpv to pause when its headphones go (status \(player.status))") { player.status == "Paused" }
+    }
+}
+
+/// An MPRIS player on the private bus, read with `gdbus` as any desktop client would.
+struct MPRISPlayer {
+    var name: String
+    var server: SoundServer
+
+    /// `PlaybackStatus`, or "" while the player is not on the bus.
+    var status: String {
+        let result = try? TestProcess.run("gdbus", [
+            "call", "--session", "--dest", name, "--object-path", "/org/mpris/MediaPlayer2",
+            "--method", "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", "PlaybackStatus",
+        ], environment: server.environment)
+        guard let result, result.status == 0 else { return "" }
+        return ["Playing", "Paused", "Stopped"].first { result.output.contains("'\($0)'") } ?? ""
+    }
+}
