@@ -1,8 +1,9 @@
 # audiosession: build, test, run and install.
 #
-#   make run      build release and run audiosessiond (against a private server when there is none)
+#   make run      build release and run audiosessiond (against a private server when there is none;
+#                 SERVER=pipewire for a private PipeWire 1.4 + WirePlumber 0.5)
 #   make test     every test: unit tests of the engine and integration tests against real servers
-#   make demo     a scripted scene with the event log on screen
+#   make demo     a scripted scene with the event log on screen (SERVER=pipewire as for run)
 #   make bench    the benchmarks: figures against baselines measured in the same run (BENCH_FLAGS=--quick)
 #   make install  binaries, policies, units and the introspection XML into $(PREFIX)
 
@@ -57,11 +58,14 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-run: deps-run release
-	scripts/run.sh
+# SERVER=pipewire: the private PipeWire 1.4 stack as the embedded default, whatever runs already.
+SERVER_DEPS := $(if $(filter pipewire,$(SERVER)),deps-pipewire-1.4)
 
-demo: deps-run release
-	DEMO=1 scripts/run.sh
+run: deps-run $(SERVER_DEPS) release
+	SERVER=$(SERVER) scripts/run.sh
+
+demo: deps-run $(SERVER_DEPS) release
+	DEMO=1 SERVER=$(SERVER) scripts/run.sh
 
 bench: deps-test release
 	.build/release/audiosession-bench $(BENCH_FLAGS)

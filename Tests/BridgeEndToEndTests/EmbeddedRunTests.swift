@@ -5,14 +5,16 @@ import Testing
 /// `make run` on a machine with no sound server and no bus (its script, with the debug build).
 @Suite("make run's embedded default", .serialized)
 struct EmbeddedRunTests {
-    @Test("with no server and no bus, the run script starts private ones, and status in another shell shows the bridge")
-    func embeddedDefault() throws {
-        let root = NSTemporaryDirectory() + "embedded-\(getpid())"
+    @Test("with no server and no bus, the run script starts private ones, and status in another shell shows the bridge",
+          arguments: ["", "pipewire"])
+    func embeddedDefault(server: String) throws {
+        let root = NSTemporaryDirectory() + "embedded-\(getpid())-\(server)"
         try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let base = ProcessInfo.processInfo.environment
         let environment = ["PATH": base["PATH"] ?? "/usr/bin:/bin", "HOME": root, "XDG_RUNTIME_DIR": root + "/run",
-                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.buildDirectory + "/audiosessiond"]
+                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.buildDirectory + "/audiosessiond",
+                           "SERVER": server]
         let script = URL(fileURLWithPath: BridgeDaemon.policiesFolder).deletingLastPathComponent()
             .appendingPathComponent("scripts/run.sh").path
         let run = try TestProcess(script, [], environment: environment, logDirectory: root)
@@ -34,22 +36,23 @@ struct EmbeddedRunTests {
             status = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["status"], environment: shell)
             return status.status == 0 && status.output.contains("Speaker")
         }
-        #expect(status.output.hasPrefix("server: pulseaudio"))
+        #expect(status.output.hasPrefix(server == "pipewire" ? "server: PulseAudio (on PipeWire 1.4.2)" : "server: pulseaudio"),
+                "\(status.output)")
         #expect(status.output.contains("SESSION") && status.output.contains("DEVICE"))
     }
 }
 
 @Suite("make demo")
 struct DemoTests {
-    @Test("make demo's scene prints its interruption and route-change records")
-    func demo() throws {
-        let root = NSTemporaryDirectory() + "demo-\(getpid())"
+    @Test("make demo's scene prints its interruption and route-change records", arguments: ["", "pipewire"])
+    func demo(server: String) throws {
+        let root = NSTemporaryDirectory() + "demo-\(getpid())-\(server)"
         try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let base = ProcessInfo.processInfo.environment
         let environment = ["PATH": base["PATH"] ?? "/usr/bin:/bin", "HOME": root, "XDG_RUNTIME_DIR": root + "/run",
                            "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.buildDirectory + "/audiosessiond",
-                           "DEMO": "1"]
+                           "DEMO": "1", "SERVER": server]
         let script = URL(fileURLWithPath: BridgeDaemon.policiesFolder).deletingLastPathComponent()
             .appendingPathComponent("scripts/run.sh").path
         let run = try TestProcess(script, [], environment: environment, logDirectory: root)
