@@ -21,7 +21,16 @@ say "headphones are plugged in and the music moves there"
 module=$(pactl load-module module-null-sink sink_name=headphones \
   "sink_properties='device.description=Headphones device.form_factor=headphone device.bus=pci'")
 
-for id in $(pactl list short sink-inputs | awk '{ print $1 }'); do pactl move-sink-input "$id" headphones; done
+# Moved as a user would in a mixer, asked again until it lands (PipeWire may still be placing it).
+for _ in $(seq 50); do
+  moved=1
+  for id in $(pactl list short sink-inputs | awk '$2 != "" { print $1 }'); do
+    sink=$(pactl list short sink-inputs | awk -v id="$id" '$1 == id { print $2 }')
+    [ "$sink" = "$(pactl list short sinks | awk '$2 == "headphones" { print $1 }')" ] && continue
+    moved=0; pactl move-sink-input "$id" headphones 2>/dev/null
+  done
+  [ $moved = 1 ] && break; sleep 0.1
+done
 sleep 1
 say "the headphones are unplugged: oldDeviceUnavailable, with the headphones as the previous route"
 pactl unload-module "$module"

@@ -136,7 +136,7 @@ enum Benchmarks {
         for round in 0...rounds {
             let plugged = ContinuousClock.now
             let modules = try server.plug(.wiredHeadphones)
-            try server.pactl(["set-default-sink", "headphones"])
+            try server.setDefaultSink("headphones")
             _ = try clock.arrival(of: "RouteChange", path: session.path, after: plugged)
             let unplugging = ContinuousClock.now
             for module in modules { try server.unloadModule(module) }

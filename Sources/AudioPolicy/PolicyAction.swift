@@ -43,6 +43,11 @@ public enum EventRecord: Hashable, Sendable {
     case deviceChanged(DeviceID, PortDescription)
     case serverLost(server: String)
     case serverReset(server: String)
+    /// A policy of the sound server's own that the bridge leaves in charge of some streams (WirePlumber
+    /// 0.5's role-based linking), with the devices it governs, came into force or went.
+    case serverPolicy(String, inForce: Bool, devices: [String])
+    /// The server's default sink and source changed (as the bridge learnt them).
+    case defaultDevices(output: String?, input: String?)
     /// The bridge starts changing a stream: `mute`, `unmute`, `duck`, `unduck` or `move`.
     case effect(String, stream: StreamID, session: SessionID?, why: String)
 }

@@ -22,7 +22,8 @@ extension PolicyEngine {
                 if let ducker = sessions[duckerID] { ducks[.ducker(duckerID)] = ducker.policy.duckLevel }
             }
         }
-        return (mutes, ducks)
+        // The server's own policy ducks the streams on its role sinks: not twice.
+        return (mutes, isDuckedByServerPolicy(stream) ? [:] : ducks)
     }
 
     mutating func refreshEffects(ofStreamsIn id: SessionID, fade: Duration, why: String) {

@@ -12,7 +12,9 @@ extension PolicyEngine {
         }
         defaultDeviceName[.output] = defaultOutput
         defaultDeviceName[.input] = defaultInput
-        if changed { reportAllRoutes(cause: .defaultChanged) }
+        guard changed else { return }
+        emit(.record(.defaultDevices(output: defaultOutput, input: defaultInput)))
+        reportAllRoutes(cause: .defaultChanged)
     }
 
     mutating func deviceAppeared(_ info: DeviceInfo) {
@@ -24,6 +26,7 @@ extension PolicyEngine {
         deviceByName[info.name] = info.id
         portAppearedAt[info.uid] = eventSerial
         emit(.record(.deviceAdded(info.id, info.portDescription)))
+        noteServerPolicy(of: info, present: true)
         if let address = info.bluetoothAddress {
             for id in sessions.keys where sessions[id]?.routeHold?.bluetoothAddress == address {
                 sessions[id]?.routeHold?.reappeared = true
@@ -38,6 +41,7 @@ extension PolicyEngine {
             return
         }
         devices[info.id] = info
+        if old.isRoleBasedTarget != info.isRoleBasedTarget { noteServerPolicy(of: info, present: true) }
         if old.name != info.name {
             deviceByName[old.name] = nil
             deviceByName[info.name] = info.id
@@ -72,6 +76,7 @@ extension PolicyEngine {
         devices[id] = nil
         if deviceByName[info.name] == id { deviceByName[info.name] = nil }
         emit(.record(.deviceRemoved(id, info.portDescription)))
+        noteServerPolicy(of: info, present: false)
         for streamID in streams.keys where streams[streamID]?.info.device == id {
             streams[streamID]?.deviceLost = true
         }

@@ -91,6 +91,9 @@ extension PolicyEngine {
         absorbReportedLevels(info.id, info.levels)
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) { return }
         if old.info.device != info.device {
+            if isDuckedByServerPolicy(old) != isDuckedByServerPolicy(streams[info.id]!) {
+                refreshEffects(of: info.id, fade: .zero, why: "moved to a device whose server policy ducks differently")
+            }
             let expected = old.expectedMove
             streams[info.id]?.deviceLost = false
             if expected?.device == info.device { streams[info.id]?.expectedMove = nil }

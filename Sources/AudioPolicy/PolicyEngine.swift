@@ -53,6 +53,8 @@ public struct PolicyEngine: Sendable {
     /// what the app's next stream is owed.
     var owedLevels: [String: StreamLevels] = [:]
     var deviceByName: [String: DeviceID] = [:]
+    /// Media-role sinks of WirePlumber's role-based policy (``PolicyEngine/noteServerPolicy(of:present:)``).
+    var roleBasedTargets: Set<DeviceID> = []
     /// Sessions that duck others now.
     var duckingSessions: Set<SessionID> = []
     /// The number of events handled so far: orders appearances and reports within one instant.

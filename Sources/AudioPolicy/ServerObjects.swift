@@ -81,6 +81,10 @@ public struct DeviceInfo: Hashable, Sendable {
         return nil
     }
 
+    /// Whether the device is a media-role sink of WirePlumber 0.5's role-based linking policy, which
+    /// ducks and corks the streams linked to it by itself.
+    public var isRoleBasedTarget: Bool { properties["policy.role-based.target"] == "true" }
+
     /// The port description of this device's active port, as a route shows it.
     public var portDescription: PortDescription {
         PortDescription(

@@ -361,3 +361,19 @@ struct FollowRouteTests {
         #expect(scene.serverStreams[player]?.device != scene.speaker, "a policy that follows stays on the new default")
     }
 }
+
+@Suite("Default changes that arrive before their device")
+struct EarlyDefaultTests {
+    @Test("the server names a new default before the bridge has read the device: the route follows once it has")
+    func defaultBeforeDevice() {
+        var scene = Scene()
+        let session = scene.activeSession("player", .playback)
+        scene.settle()
+        scene.mark()
+        scene.send(.serverInfo(name: "fake", version: "1", defaultOutput: "headphones", defaultInput: "mic"))
+        _ = scene.plug(.output, "headphones", "Headphones", properties: ["device.form_factor": "headphone", "device.bus": "pci"])
+        scene.settle()
+        #expect(scene.engine.currentRoute(of: session).outputs.map(\.uid) == ["headphones"])
+        #expect(scene.routeReasons(session) == [.newDeviceAvailable])
+    }
+}

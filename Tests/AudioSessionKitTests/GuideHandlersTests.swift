@@ -113,17 +113,22 @@ struct GuideHandlersTests {
         try waitUntil("ended with shouldResume") { player.entries.contains("ended, should resume") }
 
         // Headphones come and go.
+        func routeRecords() -> [String] {
+            daemon.records.filter { ["server.default", "route.change", "device.added", "device.removed"].contains($0["event"] as? String ?? "") }
+                .map { "\($0["event"] ?? "") \($0["app"] ?? "") \($0["reason"] ?? "") \($0["output"] ?? "") \($0["port"] ?? "")" }
+        }
         let modules = try server.plug(.wiredHeadphones)
-        try server.pactl(["set-default-sink", "headphones"])
-        try waitUntil("a new device") { player.entries.contains("new device, headphones: true") }
-        #expect(session.currentRoute.outputs.map(\.portType) == [.headphones])
+        try server.setDefaultSink("headphones")
+        try waitUntil("a new device (seen: \(player.entries); the bridge: \(routeRecords()))") { player.entries.contains("new device, headphones: true") }
+        let info = try server.pactl(["info"])
+        #expect(session.currentRoute.outputs.map(\.portType) == [.headphones], "\(info)")
         for module in modules { try server.unloadModule(module) }
         try waitUntil("the old device gone") { player.entries.contains("old device gone, it was headphones: true") }
-        #expect(!player.entries.contains { $0.hasPrefix("route: ") && $0 != "route: 3" }, "\(player.entries)")
+        #expect(!player.entries.contains { $0.hasPrefix("route: ") && $0 != "route: 3" }, "\(player.entries); the bridge: \(routeRecords())")
     }
 
     @Test("typed async streams carry the same events, and errors come back with their codes",
-          arguments: [SoundServerKind.pulseaudio])
+          arguments: SoundServerKind.allCases)
     func asyncStreamsAndErrors(kind: SoundServerKind) async throws {
         let server = try SoundServer(kind)
         defer { server.stop() }

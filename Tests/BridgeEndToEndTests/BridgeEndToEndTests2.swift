@@ -153,9 +153,9 @@ extension BridgeEndToEndTests {
 }
 
 extension BridgeEndToEndTests {
-    @Test("9d. after a SIGKILL, audiosessiond --restore-journal (the unit's ExecStopPost) puts the streams back")
-    func restoreJournalAfterKill() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("9d. after a SIGKILL, audiosessiond --restore-journal (the unit's ExecStopPost) puts the streams back", arguments: SoundServerKind.allCases)
+    func restoreJournalAfterKill(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let app = try scenario.client(), other = try scenario.client()
         let (_, song, effects) = try scenario.musicAndGame(app, gameVolume: 0xA000)

@@ -5,9 +5,9 @@ import Testing
 /// `audiosessionctl status`, `monitor` and `silent` through the built binary, and the desktop's lock.
 @Suite("audiosessionctl and the desktop", .serialized)
 struct ControlAndDesktopTests {
-    @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch")
-    func statusMonitorSilent() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch", arguments: SoundServerKind.allCases)
+    func statusMonitorSilent(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let (server, daemon) = (scenario.server, scenario.daemon)
         let ctl = BridgeDaemon.buildDirectory + "/audiosessionctl"
@@ -23,7 +23,7 @@ struct ControlAndDesktopTests {
 
         let status = try TestProcess.run(ctl, ["status"], environment: server.environment)
         #expect(status.status == 0)
-        #expect(status.output.hasPrefix("server: pulseaudio 16.1"))
+        #expect(status.output.hasPrefix("server: \(kind.serverName) \(kind == .pulseaudio ? "16.1" : "15.0.0")"), "\(status.output)")
         #expect(status.output.contains("SESSION") && status.output.contains("music") && status.output.contains("playback"))
         #expect(status.output.contains("speaker") && status.output.contains("Speaker"))
         let json = try TestProcess.run(ctl, ["status", "--format", "json"], environment: server.environment)
@@ -79,9 +79,9 @@ struct ControlAndDesktopTests {
 
 @Suite("audiosessiond --headless", .serialized)
 struct HeadlessTests {
-    @Test("--headless --log json logs stream, device and route records for plain pacat clients, each valid JSON")
-    func headlessJSONLog() throws {
-        let server = try SoundServer(.pulseaudio)
+    @Test("--headless --log json logs stream, device and route records for plain pacat clients, each valid JSON", arguments: SoundServerKind.allCases)
+    func headlessJSONLog(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
         defer { server.stop() }
         let log = server.root + "/logs/headless.jsonl"
         let daemon = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessiond", [
@@ -123,9 +123,9 @@ struct HeadlessTests {
 }
 
 extension HeadlessTests {
-    @Test("--journald sends each record to the journal's socket with structured fields")
-    func journald() throws {
-        let server = try SoundServer(.pulseaudio)
+    @Test("--journald sends each record to the journal's socket with structured fields", arguments: SoundServerKind.allCases)
+    func journald(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
         defer { server.stop() }
         // A stand-in for the journal: a datagram socket at a path of the test's.
         let path = server.root + "/journal.socket"
@@ -171,9 +171,9 @@ extension HeadlessTests {
 
 @Suite("logind on the system bus", .serialized)
 struct LogindTests {
-    @Test("LockedHint from a stand-in logind silences ambient output; PrepareForSleep/wake gives wakeFromSleep")
-    func lockedHintAndSleep() throws {
-        let server = try SoundServer(.pulseaudio)
+    @Test("LockedHint from a stand-in logind silences ambient output; PrepareForSleep/wake gives wakeFromSleep", arguments: SoundServerKind.allCases)
+    func lockedHintAndSleep(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
         defer { server.stop() }
         let systemBus = server.root + "/run/system_bus"
         _ = try server.spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(systemBus)"])

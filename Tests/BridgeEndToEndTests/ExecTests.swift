@@ -42,9 +42,9 @@ struct ExecTests {
 }
 
 extension ExecTests {
-    @Test("exec --policy starts the session from a shipped policy (default: soloAmbient)")
-    func execWithPolicy() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("exec --policy starts the session from a shipped policy (default: soloAmbient)", arguments: SoundServerKind.allCases)
+    func execWithPolicy(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let (server, daemon) = (scenario.server, scenario.daemon)
         _ = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [

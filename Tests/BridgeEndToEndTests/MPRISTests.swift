@@ -36,9 +36,9 @@ struct MPRISTests {
 }
 
 extension MPRISTests {
-    @Test("a browser-like app's player is paused by a call and not played again after it: the user acts")
-    func browserNotResumed() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("a browser-like app's player is paused by a call and not played again after it: the user acts", arguments: SoundServerKind.allCases)
+    func browserNotResumed(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let (server, daemon) = (scenario.server, scenario.daemon)
         let log = server.root + "/logs/browser.log"
@@ -66,9 +66,9 @@ extension MPRISTests {
 }
 
 extension MPRISTests {
-    @Test("a Flatpak app's player is found by its app id when its process is not the stream's")
-    func flatpakPlayer() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("a Flatpak app's player is found by its app id when its process is not the stream's", arguments: SoundServerKind.allCases)
+    func flatpakPlayer(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let server = scenario.server
         let log = server.root + "/logs/flatpak-player.log"

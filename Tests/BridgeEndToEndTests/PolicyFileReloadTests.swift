@@ -15,9 +15,9 @@ struct PolicyFileReloadTests {
 
         """
 
-    @Test("a reload on SIGHUP takes a good edit and refuses a broken one, keeping the previous policy in force")
-    func reloadKeepsLastGoodSet() throws {
-        let server = try SoundServer(.pulseaudio)
+    @Test("a reload on SIGHUP takes a good edit and refuses a broken one, keeping the previous policy in force", arguments: SoundServerKind.allCases)
+    func reloadKeepsLastGoodSet(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
         defer { server.stop() }
         let folder = server.root + "/policies"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

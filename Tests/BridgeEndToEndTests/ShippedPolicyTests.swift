@@ -50,9 +50,9 @@ struct ShippedPolicyTests {
         return found
     }
 
-    @Test("every shipped policy governs its app with the session its file documents")
-    func everyPolicy() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("every shipped policy governs its app with the session its file documents", arguments: SoundServerKind.allCases)
+    func everyPolicy(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let (server, daemon) = (scenario.server, scenario.daemon)
         let client = try BusClient(address: server.busAddress!)
@@ -78,9 +78,9 @@ struct ShippedPolicyTests {
         }
     }
 
-    @Test("a game mixes with music, navigation ducks it, an alarm interrupts it, and a call interrupts it until it ends")
-    func behavioursAgainstMusic() throws {
-        let scenario = try Scenario(.pulseaudio)
+    @Test("a game mixes with music, navigation ducks it, an alarm interrupts it, and a call interrupts it until it ends", arguments: SoundServerKind.allCases)
+    func behavioursAgainstMusic(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let (server, daemon) = (scenario.server, scenario.daemon)
         let client = try BusClient(address: server.busAddress!)

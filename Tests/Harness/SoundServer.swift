@@ -13,6 +13,15 @@ public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvert
 
     /// Whether the server is PipeWire (with WirePlumber and pipewire-pulse).
     public var isPipeWire: Bool { self != .pulseaudio }
+
+    /// The server name `pactl info` and the bridge's `ServerName` report for this stack.
+    public var serverName: String {
+        switch self {
+        case .pulseaudio: "pulseaudio"
+        case .pipewire: "PulseAudio (on PipeWire 0.3.65)"
+        case .pipewire14: "PulseAudio (on PipeWire 1.4.2)"
+        }
+    }
 }
 
 /// A private sound server for one test: PulseAudio (`pulseaudio -n` with null devices) or PipeWire
@@ -266,17 +275,19 @@ public final class SoundServer: @unchecked Sendable {
 
     /// PipeWire 1.4 ignores volume and mute on a null sink whose ports were never configured (a real
     /// device's are), so a simulated device plays a few milliseconds of silence first, as a sound card
-    /// that has run once. The short stream has no role and matches no policy.
+    /// that has run once. The short stream has no role, matches no policy, and is not a child of the
+    /// test process (whose sessions would otherwise take it in by ancestry).
     private func configurePorts(ofSink name: String) throws {
         let silence = root + "/silence.raw"
         if !FileManager.default.fileExists(atPath: silence) {
             FileManager.default.createFile(atPath: silence, contents: Data(count: 48_000 * 4 / 100))
         }
-        let (status, output) = try TestProcess.run("pacat", [
+        let log = "\(logs)/device-check-\(name).log"
+        let pid = try spawnDetached("pacat", [
             "--playback", "--raw", "--format=s16le", "--rate=48000", "--channels=2", "--device=\(name)",
             "--client-name=harness-device-check", silence,
-        ], environment: environment)
-        guard status == 0 else { throw HarnessError("could not play on the new sink \(name): \(output)") }
+        ], log: log)
+        try waitUntil("the silence to play on \(name) (\(textSoFar(log)))") { kill(pid, 0) != 0 }
     }
 
     /// Adds a source with these properties; returns the module index to unload it with.
@@ -464,6 +475,22 @@ extension SoundServer {
             if try reportedStream(index: index)?.device == target { return true }
             if ContinuousClock.now - lastAsked > .milliseconds(500) {
                 try pactl(["move-sink-input", "\(index)", sink])
+                lastAsked = .now
+            }
+            return false
+        }
+    }
+
+    /// Makes `name` the default sink as a user would in a mixer, and waits until the server reports it.
+    /// The change is asked again while it has not landed: WirePlumber may not accept a sink it has
+    /// just been given until it has set the sink up.
+    public func setDefaultSink(_ name: String, timeout: Duration = .seconds(10)) throws {
+        var lastAsked = ContinuousClock.now - .seconds(1)
+        try waitUntil("\(name) to be the default sink (the server: \((try? pactl(["get-default-sink"])) ?? "?"))",
+                      timeout: timeout) {
+            if try pactl(["get-default-sink"]).trimmingCharacters(in: .whitespacesAndNewlines) == name { return true }
+            if ContinuousClock.now - lastAsked > .milliseconds(300) {
+                _ = try? pactl(["set-default-sink", name])
                 lastAsked = .now
             }
             return false

@@ -122,6 +122,13 @@ public enum EventLogRecords {
                                    ("session", id.map(session) ?? .null), ("why", .string(why))])
         case .serverLost(let server): return make("server.lost", [("server", .string(server))])
         case .serverReset(let server): return make("server.reset", [("server", .string(server))])
+        case .serverPolicy(let name, let inForce, let devices):
+            return make("server.policy", [("policy", .string(name)), ("inForce", .bool(inForce)),
+                                          ("devices", .array(devices.map { .string($0) })),
+                                          ("note", .string(inForce ? "the server ducks and corks the streams on these devices; the bridge does not duck them again" : "the bridge ducks every stream again"))])
+        case .defaultDevices(let output, let input):
+            return make("server.default", [("output", output.map { .string($0) } ?? .null),
+                                           ("input", input.map { .string($0) } ?? .null)])
         }
     }
 }
