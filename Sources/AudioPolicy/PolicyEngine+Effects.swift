@@ -158,12 +158,14 @@ extension PolicyEngine {
         fadingStreams = fadingStreams.filter { streams[$0]?.fade != nil }
     }
 
-    /// Emits the volume a fade has reached now, and finishes it when its time is up.
+    /// Emits the next volume of a fade, and finishes it when its time is up. The ramp is spread over
+    /// one step more than fits in the fade, so that the first step, sent with the decision, is already
+    /// past the starting level (a fade never delays the first audible change) and the last one, with
+    /// the mute where there is one, lands at the fade's end.
     mutating func stepFade(_ id: StreamID) {
         guard var stream = streams[id], var fade = stream.fade else { return }
         let elapsed = now.since(fade.start)
-        let fraction = fade.duration > .zero ? min(1, elapsed / fade.duration) : 1
-        if fraction >= 1 {
+        if elapsed >= fade.duration {
             stream.fade = nil
             if stream.applied.volume != fade.to { setVolume(&stream, fade.to, why: fade.why) }
             if let final = fade.muteThenSet {
@@ -174,9 +176,10 @@ extension PolicyEngine {
             settleJournal(id)
             return
         }
+        let fraction = min(1, (elapsed + settings.fadeStep) / (fade.duration + settings.fadeStep))
         let volume = fade.from.interpolated(to: fade.to, fraction: fraction)
         if volume != stream.applied.volume { setVolume(&stream, volume, why: fade.why) }
-        fade.nextStep = now + settings.fadeStep
+        fade.nextStep = min(now + settings.fadeStep, fade.start + fade.duration)
         stream.fade = fade
         streams[id] = stream
     }
