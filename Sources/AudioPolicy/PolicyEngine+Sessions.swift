@@ -18,6 +18,7 @@ extension PolicyEngine {
         var session = newSession(kind: .explicit, appID: info.appID, policy: policy)
         session.owner = info.owner
         session.ownerPID = info.ownerPID
+        session.ownerBinary = info.ownerBinary
         session.token = info.token
         sessionByToken[info.token] = session.id
         if let pid = info.ownerPID { explicitSessionsByOwner[pid, default: []].insert(session.id) }

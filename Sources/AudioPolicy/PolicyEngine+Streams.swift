@@ -1,11 +1,17 @@
 import AudioSessionModel
 
 extension PolicyEngine {
-    /// The explicit session a stream joins by token, then by the owner's process or an ancestor of the stream's.
+    /// The explicit session a stream joins (DESIGN §2, "Sessions"): by token; else by its own process
+    /// being the owner's; else by an ancestor that owns a session of the same app (its application
+    /// name, binary or desktop id names the owner's app or executable). A descendant that names another
+    /// app, such as a softphone started from a music app's shell, is an app of its own.
     func explicitSession(for info: StreamInfo) -> SessionID? {
         if let token = info.token, let id = sessionByToken[token] { return id }
-        for pid in info.processChain {
-            if let first = explicitSessionsByOwner[pid]?.min() { return first }
+        guard let own = info.processChain.first else { return nil }
+        if let first = explicitSessionsByOwner[own]?.min() { return first }
+        for pid in info.processChain.dropFirst() {
+            guard let owned = explicitSessionsByOwner[pid] else { continue }
+            if let same = owned.sorted().first(where: { sessions[$0]?.isSameApp(as: info.app) == true }) { return same }
         }
         return nil
     }

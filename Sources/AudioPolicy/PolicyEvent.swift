@@ -11,13 +11,18 @@ public struct SessionRequest: Hashable, Sendable {
     public var token: String
     /// The policy to start from, when the creator named one.
     public var policyName: String?
+    /// The file name of the owner process's executable, when known: a descendant naming it is the
+    /// same app.
+    public var ownerBinary: String?
 
-    public init(owner: String, ownerPID: Int32?, appID: String, token: String, policyName: String? = nil) {
+    public init(owner: String, ownerPID: Int32?, appID: String, token: String, policyName: String? = nil,
+                ownerBinary: String? = nil) {
         self.owner = owner
         self.ownerPID = ownerPID
         self.appID = appID
         self.token = token
         self.policyName = policyName
+        self.ownerBinary = ownerBinary
     }
 }
 

@@ -15,6 +15,15 @@ struct RouteHold: Hashable, Sendable {
     var reappeared = false
 }
 
+extension Session {
+    /// Whether a stream's app names this session's app: its application name, binary, desktop id or
+    /// Flatpak id equals the session's app id or the owner's executable (letter case aside).
+    func isSameApp(as app: AppIdentity) -> Bool {
+        let ours = Set([appID, ownerBinary].compactMap { $0?.lowercased() })
+        return [app.name, app.binary, app.desktopID, app.flatpakID].contains { $0.map { ours.contains($0.lowercased()) } ?? false }
+    }
+}
+
 /// One audio session as the engine sees it.
 public struct Session: Hashable, Sendable {
     public let id: SessionID
@@ -23,6 +32,8 @@ public struct Session: Hashable, Sendable {
     /// The unique bus name of the owner (explicit sessions only).
     public var owner: String?
     public var ownerPID: Int32?
+    /// The file name of the owner's executable (explicit sessions), when known.
+    public var ownerBinary: String?
     /// For policy sessions: the process of the first stream and its ancestors (to find the app's player).
     public var processChain: [Int32] = []
     public var token: String?

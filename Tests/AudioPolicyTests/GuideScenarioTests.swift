@@ -101,11 +101,45 @@ struct GuideScenarioTests {
         let byToken = scene.createSession("other")
         let tokenStream = scene.startStream("anything", in: byToken)
         #expect(scene.engine.session(of: tokenStream) == byToken)
-        // A child process of the owner: the chain holds the owner's pid as an ancestor.
-        let child = StreamInfo(id: StreamID(.output, 900), app: AppIdentity(name: "child"), processChain: [5000, 4242],
+        // A child process of the owner that names the same app: the chain holds the owner's pid as an ancestor.
+        let child = StreamInfo(id: StreamID(.output, 900), app: AppIdentity(name: "app"), processChain: [5000, 4242],
                                device: scene.speaker)
         scene.serverStreams[child.id] = child
         scene.send(.streamAppeared(child))
         #expect(scene.engine.session(of: child.id) == byPID)
+    }
+
+    /// Each row: how a descendant of the owner (app id "Tunes", executable "tunes-player") names itself,
+    /// and whether it joins the owner's session.
+    @Test("a descendant of an explicit session's owner joins it only when it names the same app",
+          arguments: [
+              (AppIdentity(name: "Tunes"), true),
+              (AppIdentity(name: "tunes"), true),
+              (AppIdentity(name: "Tunes helper", binary: "tunes-player"), true),
+              (AppIdentity(name: "x", desktopID: "Tunes"), true),
+              (AppIdentity(name: "softphone", binary: "pacat"), false),
+              (AppIdentity(name: "bash", binary: "bash"), false),
+          ])
+    func attributionByApp(app: AppIdentity, joins: Bool) {
+        var scene = Scene()
+        let request = SessionRequest(owner: ":1.tunes", ownerPID: 4242, appID: "Tunes", token: "tunes-token",
+                                     ownerBinary: "tunes-player")
+        _ = scene.call { .createSession($0, request) }
+        let session = scene.engine.sessions.values.first { $0.appID == "Tunes" }!.id
+        scene.setCategory(session, .playback)
+        _ = scene.setActive(session, true)
+        let own = StreamInfo(id: StreamID(.output, 800), app: AppIdentity(name: "whatever"), processChain: [4242, 1],
+                             device: scene.speaker)
+        let child = StreamInfo(id: StreamID(.output, 900), app: app, role: "phone", processChain: [5000, 4242, 1],
+                               device: scene.speaker)
+        for info in [own, child] {
+            scene.serverStreams[info.id] = info
+            scene.send(.streamAppeared(info))
+        }
+        #expect(scene.engine.session(of: own.id) == session, "the owner's own process always joins")
+        #expect((scene.engine.session(of: child.id) == session) == joins)
+        if !joins {
+            #expect(scene.interruptionTypes(session) == [.began], "the child's call is an app of its own and interrupts the owner")
+        }
     }
 }

@@ -166,9 +166,10 @@ public final class BusService {
                                                                      "process \(hintedPID) is not a descendant of the caller"))
                 }
             }
+            let ownerPID = hintedPID ?? callerPID
             core.send(.createSession(request(call.message), SessionRequest(
-                owner: call.sender, ownerPID: hintedPID ?? callerPID, appID: appID, token: Self.newToken(),
-                policyName: policyName)))
+                owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(),
+                policyName: policyName, ownerBinary: ownerPID.flatMap(ProcessAncestry.executableName(of:)))))
         }
         return .later
     }

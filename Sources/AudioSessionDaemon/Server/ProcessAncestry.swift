@@ -14,6 +14,23 @@ enum ProcessAncestry {
         return chain
     }
 
+    /// The file name of a process's executable (`/proc/PID/exe`), else its command name
+    /// (`/proc/PID/comm`, at most 15 characters).
+    static func executableName(of pid: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            var path = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+            return path.split(separator: "/").last.map(String.init)
+        }
+        guard let file = fopen("/proc/\(pid)/comm", "r") else { return nil }
+        defer { fclose(file) }
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
+
     /// The parent id from `/proc/PID/stat` (the field after the parenthesised command name).
     static func parentID(of pid: Int32) -> Int32? {
         guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
