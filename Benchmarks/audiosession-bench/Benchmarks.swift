@@ -6,114 +6,6 @@ import PulseAudioClient
 /// The benchmarks of DESIGN.md §3's performance budget. Each measures the bridge and, in the same
 /// run, a baseline it is compared with.
 enum Benchmarks {
-    /// Policy files that make the role-cork comparison like for like: music is muted at once (no
-    /// fade) when a phone-role stream plays, and the call ends as soon as its stream does.
-    static let roleCorkPolicies = [
-        "bench-music.toml": """
-            schema = 1
-            description = "Music of the role-cork comparison"
-            [session]
-            category = "playback"
-            options = ["mixWithOthers"]
-            [fades]
-            interruption-ms = 0
-            [match]
-            roles = ["music"]
-            precedence = 900
-            """,
-        "bench-call.toml": """
-            schema = 1
-            description = "Calls of the role-cork comparison"
-            [session]
-            category = "playAndRecord"
-            mode = "voiceChat"
-            [activation]
-            release-grace-ms = 0
-            [match]
-            roles = ["phone"]
-            precedence = 900
-            """,
-    ]
-
-    // MARK: A phone-role stream silences the others
-
-    /// From a phone-role stream's connection until every music stream is silenced, for each count of
-    /// music streams: the bridge (mute) against PulseAudio's module-role-cork (mute and cork request),
-    /// side by side: both servers run at once and their rounds alternate, so that whatever else the
-    /// machine does weighs on both.
-    static func roleCork(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
-        try counts.map { count in
-            let baselineRig = try CallRig(musicStreams: count, bridge: false)
-            defer { baselineRig.stop() }
-            let bridgeRig = try CallRig(musicStreams: count, bridge: true)
-            defer { bridgeRig.stop() }
-            var baseline = Samples(), bridge = Samples()
-            for round in 0...rounds {
-                let (withoutBridge, withBridge) = (try baselineRig.round(), try bridgeRig.round())
-                if round > 0 {  // the first round warms up
-                    baseline.append(withoutBridge)
-                    bridge.append(withBridge)
-                }
-            }
-            return ReportLine(name: "phone stream → \(count) music stream\(count == 1 ? "" : "s") silenced, p50",
-                              figure: bridge.median.formatted + " (p95 \(bridge.percentile(0.95).formatted))",
-                              baseline: baseline.median.formatted + " module-role-cork",
-                              ratio: bridge.median / baseline.median, budget: "≤ 1.2×")
-        }
-    }
-
-    /// A private server with music streams playing, where a call starts and ends: with the bridge, or
-    /// with module-role-cork and no bridge.
-    private final class CallRig {
-        let server: SoundServer
-        let daemon: BridgeDaemon?
-        let probe: StreamProbe
-        let count: Int
-
-        init(musicStreams count: Int, bridge: Bool) throws {
-            self.count = count
-            server = try SoundServer(.pulseaudio, extraModules: bridge ? [] : ["module-role-cork"])
-            if bridge {
-                let folder = server.root + "/bench-policies"
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                for (name, text) in roleCorkPolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
-                daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
-            } else {
-                daemon = nil
-            }
-            probe = try StreamProbe(address: server.address)
-            // The music streams are the probe's own: unlike pacat, they do not cork themselves when
-            // module-role-cork asks them to, so both sides are measured until the same thing, the mute.
-            for number in 0..<count {
-                _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music-\(number)", "media.name": "music"])
-            }
-            _ = try probe.stamp("\(count) music streams", when: { [count] in Self.music($0, count, muted: false) }, timeout: .seconds(30))
-            daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
-        }
-
-        func stop() {
-            probe.close()
-            _ = daemon?.terminate()
-            server.stop()
-        }
-
-        /// Whether all `count` music streams are there, muted or not.
-        static func music(_ streams: [UInt32: PulseStream], _ count: Int, muted: Bool) -> Bool {
-            let music = streams.values.filter { $0.properties["application.name"]?.hasPrefix("bench-music") ?? false }
-            return music.count == count && music.allSatisfy { $0.mute == muted }
-        }
-
-        /// One call: the time until the music is silenced; then the call ends and the music comes back.
-        func round() throws -> Duration {
-            let start = ContinuousClock.now
-            let call = probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
-            let silenced = try probe.stamp("the music silenced", when: { [count] in Self.music($0, count, muted: true) })
-            probe.stop(call)
-            _ = try probe.stamp("the music back", when: { [count] in Self.music($0, count, muted: false) })
-            return silenced - start
-        }
-    }
-
     // MARK: Device removal and method calls
 
     /// From the server reporting a device removed to the RouteChange signal arriving at a client, and a
@@ -148,7 +40,7 @@ enum Benchmarks {
             usleep(200_000)
         }
 
-        var pings = Samples(), gets = Samples(), lists = Samples(), creates = Samples(), activations = Samples()
+        var pings = Samples(), gets = Samples(), lists = Samples(), activations = Samples()
         func time(_ samples: inout Samples, _ body: () throws -> Void) rethrows {
             let start = ContinuousClock.now
             try body()
@@ -161,12 +53,6 @@ enum Benchmarks {
             try time(&activations) { try client.setActive(session.path, false) }
             try client.setActive(session.path, true)
         }
-        let others = try BusClient(address: server.busAddress!)
-        for number in 0..<min(calls, 30) {
-            var created = ""
-            try time(&creates) { created = try others.createSession("bench-created-\(number)").path }
-            try others.call(created, BusClient.sessionInterface, "Release")
-        }
         let ping = pings.median
         return [
             ReportLine(name: "device removed → RouteChange at a client, p50", figure: routeChanges.median.formatted
@@ -178,8 +64,6 @@ enum Benchmarks {
                        baseline: ping.formatted + " Peer.Ping", ratio: lists.median / ping, budget: "≈ 1×"),
             ReportLine(name: "SetActive(false) round trip, p50", figure: activations.median.formatted,
                        baseline: ping.formatted + " Peer.Ping", ratio: activations.median / ping, budget: "≈ 1×"),
-            ReportLine(name: "CreateSession round trip, p50", figure: creates.median.formatted,
-                       baseline: ping.formatted + " Peer.Ping", ratio: creates.median / ping, budget: "≈ 1×"),
         ]
     }
 
@@ -208,14 +92,12 @@ enum Benchmarks {
 
         let connections = (streams - 10 + 49) / 50
         try probe.openCorkedStreams(connections: connections, streamsEach: 50, sinks: sinks)
-        let created = ContinuousClock.now
         for number in 1..<sessions {
             if number % 32 == 0 { clients.append(try BusClient(address: server.busAddress!)) }
             let session = try clients.last!.createSession("bench-\(number)")
             try clients.last!.setCategory(session.path, "ambient")
             try clients.last!.setActive(session.path, true)
         }
-        let sessionTime = (ContinuousClock.now - created) / Double(sessions - 1)
         figures.waitUntilQuiet()
         let scaledMemory = figures.residentBytes
         let many = try cpuPerEvent(figures, probe, stream: target, events: events)
@@ -235,8 +117,6 @@ enum Benchmarks {
                        budget: "≤ 30 MB"),
             ReportLine(name: "CPU per stream event, \(total) streams and \(sessions) sessions", figure: many.formatted,
                        baseline: few.formatted + " at 10 streams", ratio: many / few, budget: "independent (≈ 1×)"),
-            ReportLine(name: "CreateSession + SetCategory + SetActive, at up to \(sessions) sessions", figure: sessionTime.formatted,
-                       baseline: "–", ratio: nil, budget: "–"),
             ReportLine(name: "wake-ups per second while idle, at that scale", figure: String(format: "%.1f", bridgeWakeups),
                        baseline: String(format: "%.1f pulseaudio", serverWakeups), ratio: nil, budget: "0"),
         ]

@@ -16,6 +16,14 @@ final class StreamProbe: @unchecked Sendable {
     /// Loop-thread state: the probe's streams and the extra connections that carry them.
     private var ownStreams: [PulsePlaybackStream] = []
     private var extraContexts: [PulseContext] = []
+    /// When set, the probe mutes every music stream while a phone-role stream exists, as a client
+    /// that silences other streams itself would (the baseline on servers without module-role-cork).
+    var mutesMusicDuringCalls: Bool {
+        get { lock.withLock { muting } }
+        set { lock.withLock { muting = newValue } }
+    }
+    private var muting = false
+    private var callStreams: Set<UInt32> = []
 
     private final class Waiter {
         let condition: ([UInt32: PulseStream]) -> Bool
@@ -169,6 +177,7 @@ final class StreamProbe: @unchecked Sendable {
             lock.withLock { lastRemoval = now }
         case (.sinkInput, .remove):
             lock.withLock { known[change.index] = nil }
+            if callStreams.remove(change.index) != nil, callStreams.isEmpty { muteMusic(false) }
             check()
         case (.sinkInput, _):
             context.sinkInput(change.index) { [unowned self] in
@@ -179,8 +188,20 @@ final class StreamProbe: @unchecked Sendable {
     }
 
     private func arrived(_ stream: PulseStream) {
-        lock.withLock { known[stream.index] = stream }
+        let muting = lock.withLock {
+            known[stream.index] = stream
+            return self.muting
+        }
+        if muting, stream.properties["media.role"] == "phone", callStreams.insert(stream.index).inserted {
+            muteMusic(true)
+        }
         check()
+    }
+
+    /// Mutes or unmutes every music stream (loop thread).
+    private func muteMusic(_ mute: Bool) {
+        let music = lock.withLock { known.values.filter { $0.properties["media.role"] == "music" }.map(\.index) }
+        for index in music { context.setSinkInputMute(index, mute) { _ in } }
     }
 
     private func check() {

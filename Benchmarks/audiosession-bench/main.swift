@@ -3,7 +3,7 @@ import Foundation
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers
 // that the benchmark starts itself, each figure next to a baseline measured in the same run.
 //
-//   audiosession-bench [--quick] [--only role-cork|calls|scale]
+//   audiosession-bench [--quick] [--only interruptions|pipewire|calls|sessions|scale]
 //
 // `--quick` takes fewer rounds and a smaller scale, to check that the benchmarks run.
 
@@ -12,10 +12,15 @@ let quick = arguments.contains("--quick")
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 func wanted(_ name: String) -> Bool { only == nil || only == name }
 
-print("audiosession benchmarks (PulseAudio; a few minutes)\n")
+print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a few minutes)\n")
 var lines: [ReportLine] = []
 do {
-    if wanted("role-cork") { lines += try Benchmarks.roleCork(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
+    if wanted("interruptions") {
+        let counts = arguments.contains("--one") ? [1] : quick ? [1, 10] : [1, 10, 100]
+        lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
+    }
+    if wanted("pipewire") { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
+    if wanted("sessions") { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
     if wanted("calls") { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
     if wanted("scale") {
         lines += try Benchmarks.scale(streams: quick ? 200 : 2000, sessions: quick ? 100 : 1000, events: quick ? 50 : 1000)

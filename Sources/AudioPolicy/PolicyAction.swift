@@ -86,3 +86,21 @@ public enum PolicyAction: Hashable, Sendable {
     /// Deliver a ``PolicyEvent/tick`` at this time (replaces any earlier request).
     case scheduleTick(at: EngineTime)
 }
+
+extension PolicyAction {
+    /// Whether the action is a command to the sound server.
+    public var isServerCommand: Bool {
+        switch self {
+        case .setStreamMute, .setStreamVolume, .moveStream, .setCardProfile, .rememberStreamLevels: true
+        default: false
+        }
+    }
+
+    /// Whether the action writes or clears the journal (which comes before the commands it covers).
+    public var isJournal: Bool {
+        switch self {
+        case .journalWrite, .journalClear: true
+        default: false
+        }
+    }
+}

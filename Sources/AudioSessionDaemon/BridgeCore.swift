@@ -40,6 +40,8 @@ public final class BridgeCore: @unchecked Sendable {
 
     /// Disconnects; on the loop thread.
     public func stop() {
+        releaseHeldActions()
+        releaseTimer.cancelForever()
         tickTimer.cancelForever()
         adapter.stop()
     }
@@ -58,9 +60,28 @@ public final class BridgeCore: @unchecked Sendable {
 
     private var queued: [PolicyEvent] = []
     private var handling = false
+    /// The bus's share of the steps whose server commands have not left yet, in order.
+    private var heldActions: [PolicyAction] = []
+    /// Fires once libpulse has had its turn to send the commands: pa_mainloop runs deferred work (the
+    /// stream's writes) before due timers.
+    private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
+
+    private func releaseHeldActions() {
+        let actions = heldActions
+        heldActions = []
+        actions.forEach(carryOut)
+    }
+
+    private func carryOut(_ action: PolicyAction) {
+        adapter.execute(action)
+        for observer in actionObservers { observer(action) }
+    }
 
     /// Hands one event to the engine and carries out its actions; on the loop thread. An event that
-    /// arrives while another is being handled (a command that fails at once) waits its turn.
+    /// arrives while another is being handled (a command that fails at once) waits its turn. The
+    /// journal and the server commands go first, in the engine's order; the bus's share (replies,
+    /// signals) is held until libpulse has sent those commands, on the loop's next turns: the ear hears
+    /// the commands, libdbus would write at once, and a signal is cheap to send a moment later.
     public func send(_ event: PolicyEvent) {
         queued.append(event)
         guard !handling else { return }
@@ -70,13 +91,19 @@ public final class BridgeCore: @unchecked Sendable {
             let next = queued.removeFirst()
             for observer in eventObservers { observer(next) }
             let now = Self.now()
+            var commandsSent = false
             for action in engine.handle(next, at: now) {
-                if case .scheduleTick(let at) = action {
-                    tickTimer.arm(after: at.since(now))
+                switch action {
+                case .scheduleTick(let at): tickTimer.arm(after: at.since(now))
+                case _ where action.isJournal || action.isServerCommand:
+                    commandsSent = commandsSent || action.isServerCommand
+                    carryOut(action)
+                    continue
+                default: break
                 }
-                adapter.execute(action)
-                for observer in actionObservers { observer(action) }
+                heldActions.append(action)
             }
+            if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
             for observer in settledObservers { observer(next) }
         }
     }

@@ -328,7 +328,7 @@ public final class ServerAdapter: @unchecked Sendable {
     /// back to the engine as ``PolicyEvent/actionFailed(_:_:)``.
     public func execute(_ action: PolicyAction) {
         guard let context, isConnected else {
-            if isServerCommand(action) { report(action, PulseError(code: 1, operation: "no connection to the server")) }
+            if action.isServerCommand { report(action, PulseError(code: 1, operation: "no connection to the server")) }
             return
         }
         let done: PulseContext.Completion = { [unowned self] result in
@@ -358,13 +358,6 @@ public final class ServerAdapter: @unchecked Sendable {
     public func afterPendingCommands(_ body: @escaping () -> Void) {
         guard let context, isConnected else { return body() }
         context.serverInfo { _ in body() }
-    }
-
-    private func isServerCommand(_ action: PolicyAction) -> Bool {
-        switch action {
-        case .setStreamMute, .setStreamVolume, .moveStream, .setCardProfile, .rememberStreamLevels: true
-        default: false
-        }
     }
 
     private func report(_ action: PolicyAction, _ error: PulseError) {

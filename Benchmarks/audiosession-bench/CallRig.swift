@@ -1,0 +1,122 @@
+import AudioTestHarness
+import Foundation
+import PulseAudioClient
+
+/// What silences the music when a phone-role stream plays, in a ``CallRig``.
+enum Silencer: CustomStringConvertible {
+    /// The bridge, with the shipped policy files (a 30 ms fade before the mute) or with policies that
+    /// mute at once (``CallRig/noFadePolicies``).
+    case bridge(fades: Bool)
+    /// PulseAudio's in-server module-role-cork, and no bridge.
+    case roleCork
+    /// No bridge: the probe, a client like any other, mutes the music itself when it sees the call.
+    case clientMutes
+
+    var description: String {
+        switch self {
+        case .bridge(let fades): fades ? "the bridge, shipped policies" : "the bridge, fades off"
+        case .roleCork: "module-role-cork"
+        case .clientMutes: "a client muting the streams itself"
+        }
+    }
+}
+
+/// A private server with one app's music streams playing, where a call starts and ends, silenced by one
+/// ``Silencer``. The music streams are the probe's own: unlike pacat they do not cork themselves when
+/// module-role-cork asks them to, so every silencer is measured until the same things happen.
+final class CallRig {
+    /// Policy files that mute music at once (no fade) when a phone-role stream plays, and end the call
+    /// as soon as its stream does.
+    static let noFadePolicies = [
+        "bench-music.toml": """
+            schema = 1
+            description = "Music of the role-cork comparison"
+            [session]
+            category = "playback"
+            options = ["mixWithOthers"]
+            [fades]
+            interruption-ms = 0
+            [match]
+            roles = ["music"]
+            precedence = 900
+            """,
+        "bench-call.toml": """
+            schema = 1
+            description = "Calls of the role-cork comparison"
+            [session]
+            category = "playAndRecord"
+            mode = "voiceChat"
+            [activation]
+            release-grace-ms = 0
+            [match]
+            roles = ["phone"]
+            precedence = 900
+            """,
+    ]
+
+    /// When a round's music was first audibly changed (a fade's first step, or the mute) and when it
+    /// was muted, from the moment the call's stream was asked for.
+    struct Round {
+        var firstChange: Duration
+        var muted: Duration
+    }
+
+    let server: SoundServer
+    let daemon: BridgeDaemon?
+    let probe: StreamProbe
+    let count: Int
+
+    init(_ silencer: Silencer, on kind: SoundServerKind, musicStreams count: Int) throws {
+        self.count = count
+        if case .roleCork = silencer {
+            server = try SoundServer(kind, extraModules: ["module-role-cork"])
+        } else {
+            server = try SoundServer(kind)
+        }
+        switch silencer {
+        case .bridge(fades: true):
+            daemon = try BridgeDaemon(server: server)
+        case .bridge(fades: false):
+            let folder = server.root + "/bench-policies"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
+            daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
+        case .roleCork, .clientMutes:
+            daemon = nil
+        }
+        probe = try StreamProbe(address: server.address)
+        if case .clientMutes = silencer { probe.mutesMusicDuringCalls = true }
+        for number in 0..<count {
+            _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"])
+        }
+        _ = try probe.stamp("\(count) music streams", when: { [count] in Self.music($0, count) { !$0.mute } }, timeout: .seconds(30))
+        daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
+    }
+
+    func stop() {
+        probe.close()
+        _ = daemon?.terminate()
+        server.stop()
+    }
+
+    /// Whether all `count` music streams are there and each satisfies `condition`.
+    static func music(_ streams: [UInt32: PulseStream], _ count: Int, _ condition: (PulseStream) -> Bool) -> Bool {
+        let music = streams.values.filter { $0.properties["application.name"]?.hasPrefix("bench-music") ?? false }
+        return music.count == count && music.allSatisfy(condition)
+    }
+
+    /// Audibly changed: muted, or lowered below full volume by a fade's first step.
+    static func silencing(_ stream: PulseStream) -> Bool { stream.mute || (stream.volume.max() ?? 0) < 0x10000 }
+
+    /// One call: the times until the music is first changed and until it is muted; then the call ends
+    /// and the music comes back at full volume.
+    func round() throws -> Round {
+        let start = ContinuousClock.now
+        let call = probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
+        let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, Self.silencing) })
+        let muted = try probe.stamp("the music muted", when: { [count] in Self.music($0, count) { $0.mute } })
+        probe.stop(call)
+        _ = try probe.stamp("the music back", when: { [count] in Self.music($0, count) { !Self.silencing($0) } })
+        return Round(firstChange: changed - start, muted: muted - start)
+    }
+}

@@ -1,0 +1,75 @@
+import AudioTestHarness
+import Foundation
+
+extension Benchmarks {
+    /// The shipped policies' interruption fade.
+    static let interruptionFade = Duration.milliseconds(30)
+
+    /// From a phone-role stream's connection until the music is audibly silenced (a fade's first step
+    /// or the mute) and until it is muted, for each count of music streams: the bridge with the shipped
+    /// policies and with fades off, against PulseAudio's module-role-cork, side by side (all servers run
+    /// at once and their rounds alternate, so whatever else the machine does weighs on each alike).
+    static func interruptions(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
+        try counts.flatMap { count -> [ReportLine] in
+            let silencers: [Silencer] = [.roleCork, .bridge(fades: true), .bridge(fades: false)]
+            let results = try alternate(silencers, on: .pulseaudio, musicStreams: count, rounds: rounds)
+            let (cork, shipped, noFade) = (results[0], results[1], results[2])
+            let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+            let baseline = cork.muted.median
+            return [
+                ReportLine(name: "phone → \(streams) audibly silenced (first step), shipped policies, p50",
+                           figure: shipped.firstChange.median.formatted + " (p95 \(shipped.firstChange.percentile(0.95).formatted))",
+                           baseline: baseline.formatted + " module-role-cork", ratio: shipped.firstChange.median / baseline,
+                           budget: "≤ 1.2×"),
+                ReportLine(name: "phone → \(streams) fully muted, shipped policies (30 ms fade), p50",
+                           figure: shipped.muted.median.formatted,
+                           baseline: (baseline + interruptionFade).formatted + " role-cork + fade",
+                           ratio: shipped.muted.median / (baseline + interruptionFade), budget: "≤ 1.2×"),
+                ReportLine(name: "phone → \(streams) muted, fades off, p50",
+                           figure: noFade.muted.median.formatted + " (p95 \(noFade.muted.percentile(0.95).formatted))",
+                           baseline: baseline.formatted + " module-role-cork", ratio: noFade.muted.median / baseline,
+                           budget: "≤ 1.2×"),
+            ]
+        }
+    }
+
+    /// The same on PipeWire 1.4 (pipewire-pulse has no module-role-cork): the bridge against a client
+    /// that mutes the music streams itself when it sees the call. pipewire-pulse takes at most 64
+    /// streams per client, and the probe plays the music from one connection, so counts stay below that.
+    static func interruptionsOnPipeWire(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
+        try counts.flatMap { count -> [ReportLine] in
+            let silencers: [Silencer] = [.clientMutes, .bridge(fades: true), .bridge(fades: false)]
+            let results = try alternate(silencers, on: .pipewire14, musicStreams: count, rounds: rounds)
+            let (client, shipped, noFade) = (results[0], results[1], results[2])
+            let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+            let baseline = client.muted.median
+            return [
+                ReportLine(name: "PipeWire 1.4: phone → \(streams) audibly silenced, shipped policies, p50",
+                           figure: shipped.firstChange.median.formatted, baseline: baseline.formatted + " a client muting",
+                           ratio: shipped.firstChange.median / baseline, budget: "≤ 1.2×"),
+                ReportLine(name: "PipeWire 1.4: phone → \(streams) muted, fades off, p50",
+                           figure: noFade.muted.median.formatted, baseline: baseline.formatted + " a client muting",
+                           ratio: noFade.muted.median / baseline, budget: "≤ 1.2×"),
+            ]
+        }
+    }
+
+    /// The first-change and mute times of each silencer, over `rounds` calls taken in turn on rigs that
+    /// all run at once; the first round of each warms up.
+    private static func alternate(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
+                                  rounds: Int) throws -> [(firstChange: Samples, muted: Samples)] {
+        var rigs: [CallRig] = []
+        defer { rigs.forEach { $0.stop() } }
+        for silencer in silencers { rigs.append(try CallRig(silencer, on: kind, musicStreams: count)) }
+        var results = Array(repeating: (firstChange: Samples(), muted: Samples()), count: rigs.count)
+        for round in 0...rounds {
+            for (index, rig) in rigs.enumerated() {
+                let measured = try rig.round()
+                guard round > 0 else { continue }
+                results[index].firstChange.append(measured.firstChange)
+                results[index].muted.append(measured.muted)
+            }
+        }
+        return results
+    }
+}
