@@ -64,7 +64,8 @@ extension Benchmarks {
         var results = Array(repeating: (firstChange: Samples(), muted: Samples()), count: rigs.count)
         for round in 0...rounds {
             for (index, rig) in rigs.enumerated() {
-                let measured = try rig.round()
+                let measured: CallRig.Round
+                do { measured = try rig.round() } catch { throw BenchError("\(silencers[index]), \(count) streams: \(error)") }
                 guard round > 0 else { continue }
                 results[index].firstChange.append(measured.firstChange)
                 results[index].muted.append(measured.muted)

@@ -16,7 +16,7 @@ print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a
 var lines: [ReportLine] = []
 do {
     if wanted("interruptions") {
-        let counts = arguments.contains("--one") ? [1] : quick ? [1, 10] : [1, 10, 100]
+        let counts = arguments.firstIndex(of: "--streams").map { [Int(arguments[$0 + 1]) ?? 1] } ?? (quick ? [1, 10] : [1, 10, 100])
         lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
     }
     if wanted("pipewire") { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }

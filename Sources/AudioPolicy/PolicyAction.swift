@@ -96,6 +96,11 @@ extension PolicyAction {
         }
     }
 
+    /// Whether the action answers a method call.
+    public var isReply: Bool {
+        if case .reply = self { true } else { false }
+    }
+
     /// Whether the action writes or clears the journal (which comes before the commands it covers).
     public var isJournal: Bool {
         switch self {

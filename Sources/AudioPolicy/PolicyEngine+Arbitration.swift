@@ -24,9 +24,18 @@ extension PolicyEngine {
 
     /// The active session of higher rank that keeps `session` from activating, if any.
     func blocker(of session: Session) -> Session? {
-        sessions.values
-            .filter { $0.id != session.id && $0.isActive && $0.rank > session.rank }
-            .max { $0.rank < $1.rank }
+        // Only a session ranked above the ordinary priority can outrank an ordinary one.
+        let candidates = session.rank >= SessionPolicy.ordinaryPriority ? sessions.activeRankedIDs : sessions.activeIDs
+        return candidates.compactMap { sessions[$0] }
+            .filter { $0.id != session.id && $0.rank > session.rank }
+            .max { ($0.rank, $1.id) < ($1.rank, $0.id) }
+    }
+
+    /// Whether a session, activating, may interrupt anyone: a mixable session that is no call, no
+    /// alert and does not interrupt spoken audio interrupts nobody.
+    func mayInterrupt(_ session: Session) -> Bool {
+        !session.mixesWithOthers || session.configuration.isCall || session.policy.isAlert
+            || session.configuration.options.contains(.interruptSpokenAudioAndMixWithOthers)
     }
 
     /// Whether `interrupter`, activating, interrupts `victim`.
@@ -74,14 +83,14 @@ extension PolicyEngine {
         emit(.record(.sessionActive(id, app: session.appID, active: true, error: nil)))
         refreshEffects(ofStreamsIn: id, fade: .zero, why: "\(id) activated")
 
-        for victim in sessions.values.sorted(by: { $0.id < $1.id }) where interrupts(session, victim) {
-            interrupt(victim.id, by: id)
+        if mayInterrupt(session) {
+            for victimID in sessions.activeIDs.sorted() where sessions[victimID].map({ interrupts(session, $0) }) == true {
+                interrupt(victimID, by: id)
+            }
         }
         // A call already in progress silences a mixable newcomer too.
-        if !session.configuration.isCall,
-            let call = sessions.values.first(where: { $0.isActive && $0.configuration.isCall && $0.id != id })
-        {
-            interrupt(id, by: call.id, fade: .zero)
+        if !session.configuration.isCall, let call = sessions.activeCallIDs.sorted().first(where: { $0 != id }) {
+            interrupt(id, by: call, fade: .zero)
         }
         if session.configuration.options.contains(.duckOthers) { refreshDucking(by: id, fade: session.policy.duckFade) }
         switchToHandsFreeIfNeeded(id)
@@ -132,7 +141,7 @@ extension PolicyEngine {
     /// Ends every interruption `interrupterID` caused; those left uninterrupted get `ended`.
     mutating func endInterruptions(causedBy interrupterID: SessionID, shouldResume: Bool) {
         let appID = sessions[interrupterID]?.appID
-        for victimID in sessions.keys.sorted() {
+        for victimID in sessions.interruptedIDs.sorted() {
             guard sessions[victimID]?.interrupters.contains(.session(interrupterID)) == true else { continue }
             sessions[victimID]?.interrupters.remove(.session(interrupterID))
             refreshEffects(ofStreamsIn: victimID, fade: .zero, why: "interruption by \(interrupterID) ended")
@@ -165,9 +174,18 @@ extension PolicyEngine {
 
     /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.
     mutating func refreshSecondaryAudioHints() {
-        let primaries = Set(sessions.compactMap { $0.value.isPrimaryAudio ? $0.key : nil })
+        let primaries = sessions.primaryIDs
         func silenced(_ id: SessionID) -> Bool { primaries.count > (primaries.contains(id) ? 1 : 0) }
-        let changed = sessions.compactMap { silenced($0.key) != $0.value.secondaryAudioShouldBeSilenced ? $0.key : nil }
+        // The hinted sessions are every session when two play primary audio, all but the one when one
+        // does, and none otherwise: when they already are, nothing changed, whatever the count.
+        let hinted = sessions.hintedIDs
+        let settled = switch primaries.count {
+        case 0: hinted.isEmpty
+        case 1: hinted.count == sessions.count - 1 && !hinted.contains(primaries.first!)
+        default: hinted.count == sessions.count
+        }
+        guard !settled else { return }
+        let changed = sessions.keys.filter { silenced($0) != hinted.contains($0) }
         for id in changed.sorted() {
             sessions[id]?.secondaryAudioShouldBeSilenced = silenced(id)
             emit(.secondaryAudioHint(id, silenced(id) ? .begin : .end))
@@ -219,7 +237,7 @@ extension PolicyEngine {
 
     /// The microphone came back: sessions it interrupted get `ended` with `shouldResume`.
     mutating func microphoneUnmuted(_ device: DeviceID) {
-        for id in sessions.keys.sorted() where sessions[id]?.interrupters.contains(.microphoneMuted(device)) == true {
+        for id in sessions.interruptedIDs.sorted() where sessions[id]?.interrupters.contains(.microphoneMuted(device)) == true {
             sessions[id]?.interrupters.remove(.microphoneMuted(device))
             if sessions[id]?.interrupters.isEmpty == true {
                 interruptionEnded(id, shouldResume: true, interrupter: nil, reason: .builtInMicMuted)

@@ -224,6 +224,6 @@ public struct PolicyEngine: Sendable {
 
     /// The sessions of a bus connection.
     public func sessions(ownedBy busName: String) -> [SessionID] {
-        sessions.values.filter { $0.owner == busName }.map(\.id).sorted()
+        sessions.owned(by: busName).sorted()
     }
 }

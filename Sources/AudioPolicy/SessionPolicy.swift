@@ -96,6 +96,8 @@ public struct SessionPolicy: Hashable, Sendable {
     }
 
     /// The rank of calls: the phone always wins.
+    /// The priority sessions share unless their policy gives another.
+    public static let ordinaryPriority = 0
     public static let callPriority = 100
     /// The rank of system alerts.
     public static let alertPriority = 50

@@ -66,10 +66,12 @@ public final class BridgeCore: @unchecked Sendable {
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
 
+    /// Carries out the held actions: replies first (a caller waits on each), then the rest in order.
     private func releaseHeldActions() {
         let actions = heldActions
         heldActions = []
-        actions.forEach(carryOut)
+        actions.filter(\.isReply).forEach(carryOut)
+        actions.filter { !$0.isReply }.forEach(carryOut)
     }
 
     private func carryOut(_ action: PolicyAction) {

@@ -20,7 +20,9 @@ public final class BusClient: @unchecked Sendable {
         public var arguments: [BusValue]
     }
 
-    public init(address: String) throws {
+    /// Connects to the bus at `address`; with `listening` (the default) it records every signal of
+    /// the bridge, as an app that follows everything would.
+    public init(address: String, listening: Bool = true) throws {
         connection = try BusConnection(.address(address))
         connection.onMessage = { [weak self] message in
             guard let self, message.kind == .signal else { return false }
@@ -29,7 +31,7 @@ public final class BusClient: @unchecked Sendable {
             lock.withLock { received.append(signal) }
             return true
         }
-        try connection.addMatch("type='signal',sender='\(Self.bridge)'")
+        if listening { try connection.addMatch("type='signal',sender='\(Self.bridge)'") }
     }
 
     deinit { connection.close() }
