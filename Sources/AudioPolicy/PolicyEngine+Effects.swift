@@ -26,8 +26,11 @@ extension PolicyEngine {
         return (mutes, isDuckedByServerPolicy(stream) ? [:] : ducks)
     }
 
+    /// Brings the effects of a session's streams up to date. A session with more streams than the server
+    /// can step through a fade in time (``EngineSettings/maxFadingStreams``) changes at once.
     mutating func refreshEffects(ofStreamsIn id: SessionID, fade: Duration, why: String) {
         guard let streamIDs = sessions[id]?.streamIDs else { return }
+        let fade = streamIDs.count > settings.maxFadingStreams ? .zero : fade
         for streamID in streamIDs.sorted() { refreshEffects(of: streamID, fade: fade, why: why) }
     }
 
@@ -158,6 +161,14 @@ extension PolicyEngine {
         fadingStreams = fadingStreams.filter { streams[$0]?.fade != nil }
     }
 
+    /// The interval between two steps of the fades running now: ``EngineSettings/fadeStep``, longer
+    /// when more than ``EngineSettings/streamsPerFadeStep`` streams fade at once, since the server
+    /// carries every step of every stream and a hundred streams stepping every 10 ms would bury the
+    /// first step (the one the ear hears) under the later ones.
+    var fadeStep: Duration {
+        settings.fadeStep * max(1, Double(fadingStreams.count) / Double(settings.streamsPerFadeStep))
+    }
+
     /// Emits the next volume of a fade, and finishes it when its time is up. The ramp is spread over
     /// one step more than fits in the fade, so that the first step, sent with the decision, is already
     /// past the starting level (a fade never delays the first audible change) and the last one, with
@@ -176,10 +187,11 @@ extension PolicyEngine {
             settleJournal(id)
             return
         }
-        let fraction = min(1, (elapsed + settings.fadeStep) / (fade.duration + settings.fadeStep))
+        let step = fadeStep
+        let fraction = min(1, (elapsed + step) / (fade.duration + step))
         let volume = fade.from.interpolated(to: fade.to, fraction: fraction)
         if volume != stream.applied.volume { setVolume(&stream, volume, why: fade.why) }
-        fade.nextStep = min(now + settings.fadeStep, fade.start + fade.duration)
+        fade.nextStep = min(now + step, fade.start + fade.duration)
         stream.fade = fade
         streams[id] = stream
     }

@@ -42,10 +42,12 @@ extension PolicyEngine {
         let volumeUnasked = reported.volume != stream.applied.volume && !stream.expectedVolumes.contains(reported.volume)
         let muteUnasked = reported.mute != stream.applied.mute && !stream.expectedMutes.contains(reported.mute)
         guard volumeUnasked || muteUnasked else { return false }
+        // The memory overwrote whatever was under way: start again from what the server has now.
         stream.applied = reported
         stream.confirmed = reported
         stream.expectedVolumes = []
         stream.expectedMutes = []
+        stream.fade = nil
         streams[id] = stream
         reconcile(id, fade: .zero, why: Self.serverMemoryReason)
         return true

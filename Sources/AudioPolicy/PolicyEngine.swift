@@ -12,6 +12,11 @@ public struct EngineSettings: Hashable, Sendable {
     public var wakeWindow: Duration = .seconds(2)
     /// The interval between two volume steps of a fade.
     public var fadeStep: Duration = .milliseconds(10)
+    /// Up to this many streams fading at once step every ``fadeStep``; more step less often, in proportion.
+    public var streamsPerFadeStep = 10
+    /// A session with more streams than this changes them at once, without a fade: the server could
+    /// not carry every step of every stream in time, and the first step would come late.
+    public var maxFadingStreams = 30
     /// How long after a new stream of an app the bridge had changed the server may still apply its
     /// memory of the bridge's levels to it (WirePlumber restores a stream's levels a moment after
     /// pipewire-pulse first reports it).
