@@ -205,9 +205,11 @@ struct LogindTests {
         try waitUntil("the game muted by the lock") { try server.reportedStream(index: effects.index)?.mute == true }
         try logind("unlock")
         try waitUntil("the game unmuted") { try server.reportedStream(index: effects.index)?.mute == false }
+        // The headphones are there before the sleep, so that the move after the wake comes well within
+        // the wake window (2 s) on every server.
+        try server.plug(.wiredHeadphones)
         try logind("sleep")
         try logind("wake")
-        try server.plug(.wiredHeadphones)
         try server.move(sinkInput: effects.index, to: "headphones")
         try waitUntil("a wakeFromSleep route change") { !client.routeChanges(game.path).filter { $0.reason == "wakeFromSleep" }.isEmpty }
     }
