@@ -38,9 +38,9 @@ extension Benchmarks {
     /// streams per client, and the probe plays the music from one connection, so counts stay below that.
     static func interruptionsOnPipeWire(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.flatMap { count -> [ReportLine] in
-            let silencers: [Silencer] = [.clientMutes, .bridge(fades: true), .bridge(fades: false)]
+            let silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .clientMutes]
             let results = try alternate(silencers, on: .pipewire14, musicStreams: count, rounds: rounds)
-            let (client, shipped, noFade) = (results[0], results[1], results[2])
+            let (shipped, noFade, client) = (results[0], results[1], results[2])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
             let baseline = client.muted.median
             return [

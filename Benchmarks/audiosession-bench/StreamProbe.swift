@@ -122,9 +122,18 @@ final class StreamProbe: @unchecked Sendable {
         return handle
     }
 
-    /// Ends a stream started by ``play(properties:)``.
+    /// Ends a stream started by ``play(properties:)``, once the server has answered its creation: a
+    /// stream disconnected before that is never deleted on pipewire-pulse, which announces a stream
+    /// before it answers its client.
     func stop(_ handle: Int) {
-        loop.perform { [self] in ownStreams[handle].disconnect() }
+        loop.perform { [self] in
+            let stream = ownStreams[handle]
+            if stream.isReady {
+                stream.disconnect()
+            } else {
+                stream.onStateChange = { [unowned stream] _ in stream.disconnect() }
+            }
+        }
     }
 
     /// Sets a playback stream's volume on every channel.

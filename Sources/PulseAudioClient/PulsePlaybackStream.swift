@@ -64,6 +64,9 @@ public final class PulsePlaybackStream: @unchecked Sendable {
     /// Whether the stream is paused (`pa_stream_is_corked`).
     public var isCorked: Bool { pa_stream_is_corked(pointer) == 1 }
 
+    /// Whether the server has answered the connection (`pa_stream_get_state` is `PA_STREAM_READY`).
+    public var isReady: Bool { pa_stream_get_state(pointer) == PA_STREAM_READY }
+
     /// Ends the stream (`pa_stream_disconnect`).
     public func disconnect() { pa_stream_disconnect(pointer) }
 
