@@ -5,9 +5,11 @@ import Glibc
 /// tests to make real sound that the server can cork and uncork. Use it on the loop thread.
 public final class PulsePlaybackStream: @unchecked Sendable {
     let pointer: OpaquePointer
-    private let rate: UInt32
     private let channels: UInt8
-    private var phase = 0.0
+    /// One second of the tone's samples, computed once (a second holds whole periods of 440 Hz), and
+    /// the frame the next write starts at: a stream costs a copy per write, not a sine per sample.
+    private let tone: [Int16]
+    private var position = 0
     /// Called when the stream is ready or failed.
     public var onStateChange: ((Bool) -> Void)?
 
@@ -22,8 +24,8 @@ public final class PulsePlaybackStream: @unchecked Sendable {
             throw PulseError.fromContext(context.pointer, "create stream")
         }
         pointer = stream
-        rate = sampleRate
         self.channels = channels
+        tone = (0..<Int(sampleRate)).map { Int16(sin(2 * .pi * 440 * Double($0) / Double(sampleRate)) * 2000) }
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_stream_set_write_callback(stream, { stream, bytes, userdata in
             Unmanaged<PulsePlaybackStream>.fromOpaque(userdata!).takeUnretainedValue().write(bytes)
@@ -78,9 +80,8 @@ public final class PulsePlaybackStream: @unchecked Sendable {
         let frames = size / (2 * Int(channels))
         let samples = data.bindMemory(to: Int16.self, capacity: frames * Int(channels))
         for frame in 0..<frames {
-            let value = Int16(sin(phase) * 2000)
-            phase += 2 * .pi * 440 / Double(rate)
-            if phase > 2 * .pi { phase -= 2 * .pi }
+            let value = tone[position]
+            position = position + 1 == tone.count ? 0 : position + 1
             for channel in 0..<Int(channels) { samples[frame * Int(channels) + channel] = value }
         }
         pa_stream_write(pointer, data, frames * 2 * Int(channels), nil, 0, PA_SEEK_RELATIVE)
