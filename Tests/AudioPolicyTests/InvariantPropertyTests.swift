@@ -141,25 +141,22 @@ struct InvariantPropertyTests {
         [0, 139, 1534, 934, 351, 574, 1939, 1904],
     ])
     func foundSequences(codes: [Int]) {
+        expectServerMatchesTarget(after: codes)
+    }
+
+    @Test("once everything settles, the server shows exactly what the causes in force ask for")
+    func serverMatchesTarget() async {
+        await propertyCheck(count: 200, input: Self.sequences) { codes in expectServerMatchesTarget(after: codes) }
+    }
+
+    /// Plays the steps, lets everything settle, and expects every stream at the levels its causes ask for.
+    func expectServerMatchesTarget(after codes: [Int]) {
         var scene = Scene()
         var headphones: DeviceID?
         for code in codes { step(&scene, code, headphones: &headphones) }
         scene.settle()
         for (id, info) in scene.serverStreams {
-            #expect(info.levels == scene.engine.streams[id]?.target, "\(id)")
-        }
-    }
-
-    @Test("once everything settles, the server shows exactly what the causes in force ask for")
-    func serverMatchesTarget() async {
-        await propertyCheck(count: 200, input: Self.sequences) { codes in
-            var scene = Scene()
-            var headphones: DeviceID?
-            for code in codes { step(&scene, code, headphones: &headphones) }
-            scene.settle()
-            for (id, info) in scene.serverStreams {
-                #expect(info.levels == scene.engine.streams[id]?.target, "\(id)")
-            }
+            #expect(info.levels == scene.engine.streams[id]?.target, "\(id) after \(codes)")
         }
     }
 }
