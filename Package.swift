@@ -67,7 +67,8 @@ let package = Package(
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 
         // `make bench`: the performance budget, measured against baselines in the same run.
-        .executableTarget(name: "audiosession-bench", dependencies: ["AudioTestHarness", "PulseAudioClient", "CPulse", "DBusKit"],
+        .executableTarget(name: "audiosession-bench", dependencies: ["AudioTestHarness", "PulseAudioClient", "CPulse", "DBusKit",
+                                                                     "AudioPolicy", "AudioSessionDaemon", "AudioSessionModel"],
                           path: "Benchmarks/audiosession-bench"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),

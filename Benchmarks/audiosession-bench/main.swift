@@ -3,7 +3,7 @@ import Foundation
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers
 // that the benchmark starts itself, each figure next to a baseline measured in the same run.
 //
-//   audiosession-bench [--quick] [--only interruptions|pipewire|calls|sessions|scale]
+//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|sessions|calls|scale] [--streams N]
 //
 // `--quick` takes fewer rounds and a smaller scale, to check that the benchmarks run.
 
@@ -20,6 +20,7 @@ do {
         lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
     }
     if wanted("pipewire") { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
+    if wanted("engine") { lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500) }
     if wanted("sessions") { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
     if wanted("calls") { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
     if wanted("scale") {

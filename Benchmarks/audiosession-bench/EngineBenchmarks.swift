@@ -1,0 +1,49 @@
+import AudioPolicy
+import AudioSessionDaemon
+import AudioSessionModel
+import AudioTestHarness
+import Foundation
+
+extension Benchmarks {
+    /// The engine's own share of an interruption, in this process: the CPU time of one
+    /// `PolicyEngine.handle` for a phone-role stream appearing next to `count` music streams of one app
+    /// (the shipped policies), against a step that changes nothing (a stream's volume report as it was).
+    static func engineStep(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
+        let loaded = PolicyLoader(base: [BridgeDaemon.policiesFolder]).load()
+        guard let policies = loaded.set else { throw BenchError("the shipped policies did not load: \(loaded.errors)") }
+        return counts.map { count in
+            var engine = PolicyEngine(policies: policies)
+            let speaker = DeviceID(.output, 0)
+            var time = EngineTime.milliseconds(1)
+            func step(_ event: PolicyEvent) -> [PolicyAction] {
+                time = time + .milliseconds(1)
+                return engine.handle(event, at: time)
+            }
+            _ = step(.deviceAppeared(DeviceInfo(id: speaker, name: "speaker", description: "Speaker",
+                                                properties: ["device.form_factor": "internal", "device.bus": "pci"])))
+            _ = step(.serverInfo(name: "bench", version: "1", defaultOutput: "speaker", defaultInput: nil))
+            let music = (0..<count).map { number in
+                StreamInfo(id: StreamID(.output, UInt32(number)), app: AppIdentity(name: "bench-music"), role: "music",
+                           processChain: [4000, 1], device: speaker, restoreKey: "sink-input-by-media-role:music")
+            }
+            for info in music { _ = step(.streamAppeared(info)) }
+            _ = step(.tick)
+            let call = StreamInfo(id: StreamID(.output, 90_000), app: AppIdentity(name: "bench-call"), role: "phone",
+                                  processChain: [5000, 1], device: speaker)
+            var calls = Samples(), idles = Samples()
+            for _ in 0..<rounds {
+                var copy = engine
+                let start = ContinuousClock.now
+                _ = copy.handle(.streamAppeared(call), at: time + .milliseconds(1))
+                calls.append(ContinuousClock.now - start)
+                var idle = engine
+                let idleStart = ContinuousClock.now
+                _ = idle.handle(.streamChanged(music[0]), at: time + .milliseconds(1))
+                idles.append(ContinuousClock.now - idleStart)
+            }
+            return ReportLine(name: "engine step: phone stream next to \(count) music stream\(count == 1 ? "" : "s"), p50",
+                              figure: calls.median.formatted, baseline: idles.median.formatted + " a step that changes nothing",
+                              ratio: calls.median / idles.median, budget: "–")
+        }
+    }
+}
