@@ -2,8 +2,8 @@ import AudioSessionModel
 
 extension PolicyEngine {
     /// The mute causes and duck levels the sessions' states ask for on a stream.
-    func desiredCauses(of stream: TrackedStream) -> (mutes: Set<MuteCause>, ducks: [DuckCause: Double]) {
-        guard !isShuttingDown, let sessionID = stream.session, let session = sessions[sessionID] else { return ([], [:]) }
+    func desiredCauses(of stream: TrackedStream, in session: Session?) -> (mutes: Set<MuteCause>, ducks: [DuckCause: Double]) {
+        guard !isShuttingDown, let sessionID = stream.session, let session, session.id == sessionID else { return ([], [:]) }
         var mutes: Set<MuteCause> = []
         var ducks: [DuckCause: Double] = [:]
         let output = stream.info.id.direction == .output
@@ -29,15 +29,20 @@ extension PolicyEngine {
     /// Brings the effects of a session's streams up to date. A session with more streams than the server
     /// can step through a fade in time (``EngineSettings/maxFadingStreams``) changes at once.
     mutating func refreshEffects(ofStreamsIn id: SessionID, fade: Duration, why: String) {
-        guard let streamIDs = sessions[id]?.streamIDs else { return }
-        let fade = streamIDs.count > settings.maxFadingStreams ? .zero : fade
-        for streamID in streamIDs.sorted() { refreshEffects(of: streamID, fade: fade, why: why) }
+        guard let session = sessions[id] else { return }
+        let fade = session.streamIDs.count > settings.maxFadingStreams ? .zero : fade
+        // The session is read once for all its streams: their effects change the streams, not it.
+        for streamID in session.streamIDs.sorted() { refreshEffects(of: streamID, in: session, fade: fade, why: why) }
     }
 
     /// Brings a stream's causes up to date and moves its levels toward what they ask for.
     mutating func refreshEffects(of id: StreamID, fade: Duration, why: String) {
+        refreshEffects(of: id, in: streams[id]?.session.flatMap { sessions[$0] }, fade: fade, why: why)
+    }
+
+    private mutating func refreshEffects(of id: StreamID, in session: Session?, fade: Duration, why: String) {
         guard var stream = streams[id] else { return }
-        let desired = desiredCauses(of: stream)
+        let desired = desiredCauses(of: stream, in: session)
         stream.overriddenMutes.formIntersection(desired.mutes)
         stream.overriddenDucks.formIntersection(desired.ducks.keys)
         stream.muteCauses = desired.mutes.subtracting(stream.overriddenMutes)

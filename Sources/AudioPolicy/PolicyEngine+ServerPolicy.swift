@@ -14,7 +14,7 @@ extension PolicyEngine {
 
     /// Whether a stream plays to a sink whose server policy ducks it by itself.
     func isDuckedByServerPolicy(_ stream: TrackedStream) -> Bool {
-        stream.info.id.direction == .output && stream.effectiveDevice.flatMap { devices[$0] }?.isRoleBasedTarget == true
+        stream.info.id.direction == .output && stream.effectiveDevice.map { roleBasedTargets.contains($0) } == true
     }
 
     /// Notes the role sinks that came or went; the event log says when the server's policy starts or
