@@ -11,9 +11,6 @@ public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvert
     case pipewire14 = "pipewire-1.4"
     public var description: String { rawValue }
 
-    /// Whether the server is PipeWire (with WirePlumber and pipewire-pulse).
-    public var isPipeWire: Bool { self != .pulseaudio }
-
     /// The server name `pactl info` and the bridge's `ServerName` report for this stack.
     public var serverName: String {
         switch self {
@@ -147,14 +144,11 @@ public final class SoundServer: @unchecked Sendable {
         try startBus()
         _ = try spawnPipeWire("pipewire")
         try waitUntil("pipewire's socket") { FileManager.default.fileExists(atPath: runtimeDirectory + "/pipewire-0") }
-        wirePlumber = try spawnPipeWire("wireplumber")
+        _ = try spawnPipeWire("wireplumber")
         pulseServer = try spawnPipeWire("pipewire-pulse")
         try waitUntilAnswering()
         try setUpPipeWireDevices()
     }
-
-    /// WirePlumber, on PipeWire.
-    public private(set) var wirePlumber: TestProcess?
 
     /// The speaker and microphone of a PipeWire server; they belong to pipewire-pulse and go with it.
     private func setUpPipeWireDevices() throws {
