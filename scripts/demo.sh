@@ -23,13 +23,11 @@ module=$(pactl load-module module-null-sink sink_name=headphones \
 
 # Moved as a user would in a mixer, asked again until it lands (PipeWire may still be placing it).
 for _ in $(seq 50); do
-  moved=1
-  for id in $(pactl list short sink-inputs | awk '$2 != "" { print $1 }'); do
-    sink=$(pactl list short sink-inputs | awk -v id="$id" '$1 == id { print $2 }')
-    [ "$sink" = "$(pactl list short sinks | awk '$2 == "headphones" { print $1 }')" ] && continue
-    moved=0; pactl move-sink-input "$id" headphones 2>/dev/null
-  done
-  [ $moved = 1 ] && break; sleep 0.1
+  target=$(pactl list short sinks | awk '$2 == "headphones" { print $1 }')
+  elsewhere=$(pactl list short sink-inputs | awk -v target="$target" '$2 != target { print $1 }')
+  [ -n "$target" ] && [ -z "$elsewhere" ] && break
+  for id in $elsewhere; do pactl move-sink-input "$id" headphones 2>/dev/null; done
+  sleep 0.1
 done
 sleep 1
 say "the headphones are unplugged: oldDeviceUnavailable, with the headphones as the previous route"

@@ -32,18 +32,20 @@ struct FadeTests {
         var scene = Scene()
         let song = scene.startStream("Music Player", role: "music")
         scene.settle()
-        var engine = scene.engine
-        let actions: [PolicyAction]
+        let decision: PolicyEvent
         switch trigger {
         case .callStream, .navigation:
-            let info = StreamInfo(id: StreamID(.output, 900), app: AppIdentity(name: trigger == .navigation ? "Navigation" : "Phone"),
-                                  role: trigger == .navigation ? nil : "phone", device: scene.speaker)
-            actions = engine.handle(.streamAppeared(info), at: scene.now)
+            decision = .streamAppeared(StreamInfo(
+                id: StreamID(.output, 900), app: AppIdentity(name: trigger == .navigation ? "Navigation" : "Phone"),
+                role: trigger == .navigation ? nil : "phone", device: scene.speaker))
         case .callSession:
-            let session = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-            _ = session
-            actions = scene.actions
+            let call = scene.createSession("call")
+            scene.setCategory(call, .playAndRecord, mode: .voiceChat)
+            decision = .setActive(RequestID(999), call, caller: scene.owner(of: call), true, [])
         }
+        // The one engine step that decides: the first step must be among its actions.
+        var engine = scene.engine
+        let actions = engine.handle(decision, at: scene.now)
         let steps = Self.volumes(of: song, in: actions)
         #expect(steps.first.map { $0 < Self.user } == true, "first step \(steps) from \(Self.user)")
         #expect(Self.mutes(of: song, in: actions).isEmpty, "the mute waits for the fade's end")

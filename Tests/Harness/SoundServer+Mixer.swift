@@ -18,28 +18,30 @@ extension SoundServer {
     /// there. The move is asked again while it has not landed: WirePlumber may still be placing a
     /// new stream by its own policy and put it back.
     public func move(sinkInput index: UInt32, to sink: String, timeout: Duration = .seconds(10)) throws {
-        var lastAsked = ContinuousClock.now - .seconds(1)
-        try waitUntil("sink-input \(index) to land on \(sink)", timeout: timeout) {
-            let target = try deviceIndex(named: sink)
-            if try reportedStream(index: index)?.device == target { return true }
-            if ContinuousClock.now - lastAsked > .milliseconds(500) {
-                try pactl(["move-sink-input", "\(index)", sink])
-                lastAsked = .now
-            }
-            return false
-        }
+        try askUntil("sink-input \(index) to land on \(sink)", every: .milliseconds(500), timeout: timeout,
+                     landed: { try reportedStream(index: index)?.device == deviceIndex(named: sink) },
+                     ask: { try pactl(["move-sink-input", "\(index)", sink]) })
     }
 
     /// Makes `name` the default sink as a user would in a mixer, and waits until the server reports it.
     /// The change is asked again while it has not landed: WirePlumber may not accept a sink it has
     /// just been given until it has set the sink up.
     public func setDefaultSink(_ name: String, timeout: Duration = .seconds(10)) throws {
-        var lastAsked = ContinuousClock.now - .seconds(1)
-        try waitUntil("\(name) to be the default sink (the server: \((try? pactl(["get-default-sink"])) ?? "?"))",
-                      timeout: timeout) {
-            if try pactl(["get-default-sink"]).trimmingCharacters(in: .whitespacesAndNewlines) == name { return true }
-            if ContinuousClock.now - lastAsked > .milliseconds(300) {
-                _ = try? pactl(["set-default-sink", name])
+        try askUntil("\(name) to be the default sink (the server: \((try? pactl(["get-default-sink"])) ?? "?"))",
+                     every: .milliseconds(300), timeout: timeout,
+                     landed: { try pactl(["get-default-sink"]).trimmingCharacters(in: .whitespacesAndNewlines) == name },
+                     ask: { _ = try? pactl(["set-default-sink", name]) })
+    }
+
+    /// Asks for a change (`ask`), again every `interval` while it has not `landed`, as a user who
+    /// clicks again would, until it has or `timeout` passes.
+    private func askUntil(_ what: @autoclosure () -> String, every interval: Duration, timeout: Duration,
+                          landed: () throws -> Bool, ask: () throws -> Void) throws {
+        var lastAsked = ContinuousClock.now - interval
+        try waitUntil(what(), timeout: timeout) {
+            if try landed() { return true }
+            if ContinuousClock.now - lastAsked >= interval {
+                try ask()
                 lastAsked = .now
             }
             return false

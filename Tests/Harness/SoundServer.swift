@@ -91,8 +91,11 @@ public final class SoundServer: @unchecked Sendable {
     private var logs: String { root + "/logs" }
 
     /// Starts a process with this server's environment; it is ended at teardown.
-    public func spawn(_ executable: String, _ arguments: [String]) throws -> TestProcess {
-        let process = try TestProcess(executable, arguments, environment: environment, logDirectory: logs)
+    public func spawn(_ executable: String, _ arguments: [String], extraEnvironment: [String: String] = [:]) throws
+        -> TestProcess
+    {
+        let process = try TestProcess(executable, arguments, environment: environment.merging(extraEnvironment) { $1 },
+                                      logDirectory: logs)
         lock.withLock { processes.append(process) }
         recordChild(process.pid)
         return process
@@ -133,11 +136,7 @@ public final class SoundServer: @unchecked Sendable {
     public func spawnPipeWire(_ program: String, _ arguments: [String] = []) throws -> TestProcess {
         guard kind == .pipewire14 else { return try spawn(program, arguments) }
         let modern = try ModernPipeWire.installed()
-        let process = try TestProcess(modern.executable(program), arguments,
-                                      environment: environment.merging(modern.environment) { $1 }, logDirectory: logs)
-        lock.withLock { processes.append(process) }
-        recordChild(process.pid)
-        return process
+        return try spawn(modern.executable(program), arguments, extraEnvironment: modern.environment)
     }
 
     private func startPipeWire() throws {

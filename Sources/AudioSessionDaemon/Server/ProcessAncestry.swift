@@ -24,22 +24,23 @@ enum ProcessAncestry {
             if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
             return path.split(separator: "/").last.map(String.init)
         }
-        guard let file = fopen("/proc/\(pid)/comm", "r") else { return nil }
-        defer { fclose(file) }
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let name = String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = firstLine(of: "/proc/\(pid)/comm") ?? ""
         return name.isEmpty ? nil : name
     }
 
     /// The parent id from `/proc/PID/stat` (the field after the parenthesised command name).
     static func parentID(of pid: Int32) -> Int32? {
-        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        guard let line = firstLine(of: "/proc/\(pid)/stat"), let close = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
+    /// The first line of a small file (`fopen`, `fgets`), without its newline.
+    private static func firstLine(of path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 1024)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let close = line.lastIndex(of: ")") else { return nil }
-        let fields = line[line.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
+        return String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
