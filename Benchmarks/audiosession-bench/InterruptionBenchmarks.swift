@@ -65,7 +65,9 @@ extension Benchmarks {
         for round in 0...rounds {
             for (index, rig) in rigs.enumerated() {
                 let measured: CallRig.Round
-                do { measured = try rig.round() } catch { throw BenchError("\(silencers[index]), \(count) streams: \(error)") }
+                do { measured = try rig.round() } catch {
+                    throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rig.diagnosis)")
+                }
                 guard round > 0 else { continue }
                 results[index].firstChange.append(measured.firstChange)
                 results[index].muted.append(measured.muted)

@@ -40,6 +40,13 @@ public final class SoundServer: @unchecked Sendable {
     private var pulseServer: TestProcess?
     /// The process that answers libpulse clients (pulseaudio, or pipewire-pulse).
     public var serverPID: Int32? { pulseServer?.pid }
+    /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
+    /// for the message of a test or benchmark that timed out.
+    public var serverState: String {
+        guard let pulseServer else { return "no server process" }
+        let state = pulseServer.isRunning ? "is running" : "exited with status \(pulseServer.waitUntilExit()) (128 + N: signal N)"
+        return "\(kind) \(state); it printed: \(pulseServer.output.suffix(1500))"
+    }
     private var clients: [TestProcess] = []
     private var detached: [Int32] = []
     private var watchdog: DispatchWorkItem?
@@ -125,9 +132,14 @@ public final class SoundServer: @unchecked Sendable {
             """
         try FileManager.default.createDirectory(atPath: runtimeDirectory + "/pulse", withIntermediateDirectories: true)
         try script.write(toFile: root + "/default.pa", atomically: true, encoding: .utf8)
+        // Without realtime scheduling: as root, PulseAudio's I/O threads would get SCHED_RR with the
+        // 200 ms RLIMIT_RTTIME of Debian's daemon.conf, and on a loaded two-core machine a null sink
+        // catching up after a burst of commands can run that long without blocking: the kernel then
+        // kills the server with SIGKILL, silently (seen under the benchmark's 100-stream calls).
+        // Without the CPU load limiter, which ends a server that used 70 % of a core for 10 s.
         pulseServer = try spawn("pulseaudio", [
             "-n", "-F", root + "/default.pa", "--exit-idle-time=-1", "--daemonize=no", "--use-pid-file=no",
-            "--log-target=stderr", "--disallow-exit",
+            "--log-target=stderr", "--disallow-exit", "--realtime=no", "--no-cpu-limit",
         ])
     }
 
