@@ -41,14 +41,15 @@ extension PolicyEngine {
     }
 
     private mutating func refreshEffects(of id: StreamID, in session: Session?, fade: Duration, why: String) {
-        guard var stream = streams[id] else { return }
+        guard var stream = streams.removeValue(forKey: id) else { return }
         let desired = desiredCauses(of: stream, in: session)
         stream.overriddenMutes.formIntersection(desired.mutes)
         stream.overriddenDucks.formIntersection(desired.ducks.keys)
         stream.muteCauses = desired.mutes.subtracting(stream.overriddenMutes)
         stream.duckCauses = desired.ducks.filter { !stream.overriddenDucks.contains($0.key) }
+        let next = reconcile(&stream, fade: fade, why: why)
         streams[id] = stream
-        reconcile(id, fade: fade, why: why)
+        finishReconcile(id, next)
     }
 
     /// Starts or adjusts ducking by `id`: while it is active with `duckOthers`, every other session's
@@ -77,19 +78,37 @@ extension PolicyEngine {
     /// Moves the stream's applied levels toward its target, with a fade where it helps, writing the
     /// journal first and clearing it once everything is undone.
     mutating func reconcile(_ id: StreamID, fade: Duration, why: String) {
-        guard var stream = streams[id] else { return }
+        guard var stream = streams.removeValue(forKey: id) else { return }
+        let next = reconcile(&stream, fade: fade, why: why)
+        streams[id] = stream
+        finishReconcile(id, next)
+    }
+
+    /// What is left to do once a reconciled stream is back in the table.
+    private enum ReconcileFollowUp { case nothing, settleJournal, startFade }
+
+    private mutating func finishReconcile(_ id: StreamID, _ next: ReconcileFollowUp) {
+        switch next {
+        case .nothing: return
+        case .settleJournal: break
+        case .startFade:
+            fadingStreams.insert(id)
+            stepFade(id)
+        }
+        settleJournal(id)
+    }
+
+    /// The work of ``reconcile(_:fade:why:)`` on a stream taken out of the table, so that its sets and
+    /// arrays change in place instead of being copied from the table's value.
+    private mutating func reconcile(_ stream: inout TrackedStream, fade: Duration, why: String) -> ReconcileFollowUp {
         let target = stream.target
         if let running = stream.fade {
             let finalLevels = StreamLevels(volume: running.muteThenSet ?? running.to, mute: running.muteThenSet != nil)
-            if finalLevels == target { return }  // already on its way there
+            if finalLevels == target { return .nothing }  // already on its way there
             stream.fade = nil
         }
         let current = stream.applied
-        if current == target {
-            streams[id] = stream
-            settleJournal(id)
-            return
-        }
+        if current == target { return .settleJournal }
         writeJournal(&stream, applied: target)
         recordEffect(stream, from: current, to: target, why: why)
         let steps = fade > .zero && stream.info.id.direction == .output
@@ -112,12 +131,7 @@ extension PolicyEngine {
         } else {
             setVolume(&stream, target.volume, why: why)
         }
-        streams[id] = stream
-        if stream.fade != nil {
-            fadingStreams.insert(id)
-            stepFade(id)
-        }
-        settleJournal(id)
+        return stream.fade != nil ? .startFade : .settleJournal
     }
 
     /// One event-log record per change the bridge starts (not per fade step).
@@ -179,7 +193,7 @@ extension PolicyEngine {
     /// past the starting level (a fade never delays the first audible change) and the last one, with
     /// the mute where there is one, lands at the fade's end.
     mutating func stepFade(_ id: StreamID) {
-        guard var stream = streams[id], var fade = stream.fade else { return }
+        guard streams[id]?.fade != nil, var stream = streams.removeValue(forKey: id), var fade = stream.fade else { return }
         let elapsed = now.since(fade.start)
         if elapsed >= fade.duration {
             stream.fade = nil

@@ -28,19 +28,46 @@ enum ProcessAncestry {
         return name.isEmpty ? nil : name
     }
 
-    /// The parent id from `/proc/PID/stat` (the field after the parenthesised command name).
+    /// The parent id from `/proc/PID/stat`: the first number after the parenthesised command name
+    /// (which may itself hold spaces and parentheses), read with one `read` into a stack buffer.
     static func parentID(of pid: Int32) -> Int32? {
-        guard let line = firstLine(of: "/proc/\(pid)/stat"), let close = line.lastIndex(of: ")") else { return nil }
-        let fields = line[line.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer -> Int32? in
+            let length = readSmallFile("/proc/\(pid)/stat", into: buffer)
+            guard length > 0, let close = buffer[..<length].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            // ") S 1234 …": skip the state letter, then read the number.
+            var position = close + 1
+            var fieldsSeen = 0
+            while position < length, fieldsSeen < 2 {
+                if buffer[position] == UInt8(ascii: " ") { fieldsSeen += 1 }
+                position += 1
+            }
+            var parent: Int32 = 0
+            var digits = 0
+            while position < length, buffer[position] >= UInt8(ascii: "0"), buffer[position] <= UInt8(ascii: "9") {
+                parent = parent &* 10 &+ Int32(buffer[position] - UInt8(ascii: "0"))
+                position += 1
+                digits += 1
+            }
+            return digits > 0 ? parent : nil
+        }
     }
 
-    /// The first line of a small file (`fopen`, `fgets`), without its newline.
+    /// The first line of a small file, without its newline.
     private static func firstLine(of path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 1024)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer -> String? in
+            let length = readSmallFile(path, into: buffer)
+            guard length >= 0 else { return nil }
+            let end = buffer[..<length].firstIndex(of: 10) ?? length
+            return String(decoding: UnsafeMutableBufferPointer(rebasing: buffer[..<end]), as: UTF8.self)
+        }
+    }
+
+    /// Reads up to the buffer's size from the start of a file (`open`, `read`, `close`); the byte count,
+    /// or -1 when the file cannot be read (the process is gone).
+    private static func readSmallFile(_ path: String, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return -1 }
+        defer { close(descriptor) }
+        return read(descriptor, buffer.baseAddress, buffer.count)
     }
 }

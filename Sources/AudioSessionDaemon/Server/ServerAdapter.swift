@@ -38,6 +38,9 @@ public final class ServerAdapter: @unchecked Sendable {
     private var newQueriesHeldFor = 0
     /// Each known stream's process chain, with the process it was read for.
     private var processChains: [StreamID: (pid: Int32?, chain: [Int32])] = [:]
+    /// Each client's process chain, read when the client connects: an app connects before it plays,
+    /// so its streams find their chain here instead of reading `/proc` while a call waits.
+    private var clientChains: [UInt32: (pid: Int32, chain: [Int32])] = [:]
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
 
     static let firstBackoff = Duration.milliseconds(100)
@@ -102,6 +105,7 @@ public final class ServerAdapter: @unchecked Sendable {
         cache = ServerCache()
         removedAt = [:]
         processChains = [:]
+        clientChains = [:]
         forgetPendingQueries()
         if wasConnected || !lostAnnounced {
             lostAnnounced = true
@@ -263,7 +267,8 @@ public final class ServerAdapter: @unchecked Sendable {
             processChains[id] = nil
             onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
-        case .client, .server: break
+        case .client: clientChains[index] = nil
+        case .server: break
         }
     }
 
@@ -297,6 +302,9 @@ public final class ServerAdapter: @unchecked Sendable {
     private func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
         guard !isStale(.client, client.index, askedAt: askedAt) else { return }
         cache.clients[client.index] = client
+        if let pid = ServerTranslation.processID(client.properties), clientChains[client.index]?.pid != pid {
+            clientChains[client.index] = (pid, ProcessAncestry.chain(of: pid))
+        }
     }
 
     private func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
@@ -311,13 +319,19 @@ public final class ServerAdapter: @unchecked Sendable {
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
 
-    /// The stream's process and its ancestors, read from `/proc` when the stream appears (or names another
-    /// process), not on every change of its volume or state.
+    /// The stream's process and its ancestors: its client's when the stream names the client's process,
+    /// else read from `/proc` when the stream appears (or names another process), never on every
+    /// change of its volume or state.
     private func processChain(of stream: PulseStream) -> [Int32] {
         let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
         let pid = ServerTranslation.processID(stream.properties)
         if let known = processChains[id], known.pid == pid { return known.chain }
-        let chain = pid.map(ProcessAncestry.chain) ?? []
+        let chain: [Int32]
+        if let client = stream.client, let known = clientChains[client], known.pid == pid {
+            chain = known.chain
+        } else {
+            chain = pid.map(ProcessAncestry.chain) ?? []
+        }
         processChains[id] = (pid, chain)
         return chain
     }
