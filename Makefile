@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages, by what needs them.
 BUILD_PACKAGES := pkg-config libpulse-dev libdbus-1-dev
 RUN_PACKAGES := pulseaudio pulseaudio-utils dbus dbus-daemon
-TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd python3 python3-dbus mpv mpv-mpris
+TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd python3 python3-dbus mpv mpv-mpris playerctl
 
 # Installs the named Debian packages that are missing, with sudo when not root.
 define ensure_packages

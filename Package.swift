@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AudioSessionKit", targets: ["AudioSessionKit"]),
         .library(name: "AudioSessionModel", targets: ["AudioSessionModel"]),
         .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
+        .library(name: "MediaPlayerKit", targets: ["MediaPlayerKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -36,6 +37,8 @@ let package = Package(
                 "AudioSessionModel", "AudioPolicy", "PulseAudioClient", "DBusKit", "AudioSessionIPC",
             ]),
         .target(name: "AudioSessionKit", dependencies: ["AudioSessionModel", "AudioSessionIPC", "DBusKit"]),
+        // Remote commands and Now Playing, published as an MPRIS player.
+        .target(name: "MediaPlayerKit", dependencies: ["DBusKit"]),
         // For apps that play through libpulse themselves: buffer plans and automatic cork/uncork.
         .target(name: "AudioSessionPulse", dependencies: ["AudioSessionKit", "PulseAudioClient", "CPulse"]),
 
@@ -73,6 +76,7 @@ let package = Package(
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
+        .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionIPCTests", dependencies: ["AudioSessionIPC", "AudioSessionModel", "DBusKit"]),
         .testTarget(
             name: "BridgeEndToEndTests",
