@@ -127,8 +127,7 @@ extension PolicyEngine {
         }
         if first {
             emit(.interruption(victimID, .began, reason: .default, options: [], interrupter: interrupter.appID))
-            if victim.kind == .policy, victim.policy.usesMPRIS, victim.policy.whenInterrupted == .pause,
-                victim.wasPlayingWhenInterrupted
+            if victim.drivesPlayer, victim.policy.whenInterrupted == .pause, victim.wasPlayingWhenInterrupted
             {
                 sessions[victimID]?.pausedPlayer = true
                 emit(.pausePlayer(victimID, why: "interrupted by \(interrupter.appID) (\(interrupterID))"))
@@ -156,7 +155,6 @@ extension PolicyEngine {
         guard let session = sessions[id] else { return }
         emit(.interruption(id, .ended, reason: reason, options: shouldResume ? .shouldResume : [],
                            interrupter: interrupter))
-        guard session.kind == .policy else { return }
         let resume: Bool
         switch session.policy.resume {
         case .never: resume = false
@@ -167,6 +165,7 @@ extension PolicyEngine {
             sessions[id]?.pausedPlayer = false
             if resume { emit(.playPlayer(id, why: "interruption ended with shouldResume")) }
         }
+        guard session.kind == .policy else { return }
         // A policy session whose streams still run takes the audio back, or, if a higher-priority
         // session is active now, is interrupted by that one instead of being left in between.
         autoActivateIfNeeded(id)

@@ -81,7 +81,7 @@ extension PolicyEngine {
             streams[streamID]?.deviceLost = true
         }
         if info.id.direction == .input { microphoneUnmuted(id) }
-        for sessionID in sessions.keys.sorted() where sessions[sessionID]?.kind == .policy {
+        for sessionID in sessions.keys.sorted() where sessions[sessionID]?.drivesPlayer == true {
             pauseOnPersonalOutputLost(sessionID, removed: info)
         }
         reportAllRoutes(cause: .deviceRemoved(bluetoothAddress: info.bluetoothAddress), removed: info)
@@ -89,7 +89,7 @@ extension PolicyEngine {
 
     /// The privacy rule: a policy that asks for it pauses its player when its personal output vanishes.
     mutating func pauseOnPersonalOutputLost(_ id: SessionID, removed: DeviceInfo) {
-        guard let session = sessions[id], session.policy.whenOutputRemoved == .pause, session.policy.usesMPRIS,
+        guard let session = sessions[id], session.policy.whenOutputRemoved == .pause, session.drivesPlayer,
             removed.id.direction == .output, removed.portDescription.portType.isPersonal,
             session.reportedRoute.outputs.contains(where: { $0.uid == removed.uid }),
             session.playingOutputs > 0

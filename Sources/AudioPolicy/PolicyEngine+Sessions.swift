@@ -161,3 +161,29 @@ extension PolicyEngine {
         reportRoute(of: id, cause: .override)
     }
 }
+
+extension PolicyEngine {
+    /// Registers (or, with `""`, clears) the MPRIS player of an explicit session: a bus name under
+    /// `org.mpris.MediaPlayer2.` that the D-Bus specification allows.
+    mutating func setNowPlayingPlayer(_ request: RequestID, _ id: SessionID, _ caller: String, _ name: String) {
+        guard name.isEmpty || Self.isMPRISName(name) else {
+            emit(.reply(request, .failure(AudioSessionError(
+                .badParam, "'\(name.prefix(80))' is not an MPRIS bus name (org.mpris.MediaPlayer2.NAME)"))))
+            return
+        }
+        withOwnedSession(request, id, caller) { $0.nowPlayingPlayer = name.isEmpty ? nil : name }
+    }
+
+    /// Whether `name` is a well-known bus name under `org.mpris.MediaPlayer2.`: at most 255 characters,
+    /// elements of letters, digits, `_` and `-`, none empty or starting with a digit.
+    static func isMPRISName(_ name: String) -> Bool {
+        let prefix = "org.mpris.MediaPlayer2."
+        guard name.count <= 255, name.hasPrefix(prefix), name.count > prefix.count else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { element in
+            guard let first = element.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+            return element.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+            }
+        }
+    }
+}

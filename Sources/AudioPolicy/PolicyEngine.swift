@@ -120,6 +120,7 @@ public struct PolicyEngine: Sendable {
             withOwnedSession(request, id, caller) { $0.prefersNoInterruptionsFromSystemAlerts = value }
         case .overrideOutput(let request, let id, let caller, let port): overrideOutput(request, id, caller, port)
         case .setPreferredInput(let request, let id, let caller, let uid): setPreferredInput(request, id, caller, uid)
+        case .setNowPlayingPlayer(let request, let id, let caller, let name): setNowPlayingPlayer(request, id, caller, name)
         case .setPreferredSampleRate(let request, let id, let caller, let hertz):
             setHint(request, id, caller, hertz, in: HardwareHints.sampleRates, name: "sample rate") {
                 $0.preferredSampleRate = hertz

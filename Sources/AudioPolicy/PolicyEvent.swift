@@ -42,6 +42,8 @@ public enum PolicyEvent: Hashable, Sendable {
     case setConfiguration(RequestID, SessionID, caller: String, SessionConfiguration)
     case setActive(RequestID, SessionID, caller: String, Bool, SetActiveOptions)
     case setPrefersNoInterruptionsFromSystemAlerts(RequestID, SessionID, caller: String, Bool)
+    /// The MPRIS bus name of the player that speaks for the session; `""` clears it.
+    case setNowPlayingPlayer(RequestID, SessionID, caller: String, busName: String)
     case overrideOutput(RequestID, SessionID, caller: String, OutputOverride)
     /// `""` clears the preference.
     case setPreferredInput(RequestID, SessionID, caller: String, uid: String)

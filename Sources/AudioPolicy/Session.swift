@@ -44,6 +44,9 @@ public struct Session: Hashable, Sendable {
     public var isActive = false
     public var interrupters: Set<Interrupter> = []
     public var prefersNoInterruptionsFromSystemAlerts = false
+    /// The MPRIS player an explicit session registered (`SetNowPlayingPlayer`): the bridge pauses and
+    /// plays it as it does the players of policy sessions.
+    public var nowPlayingPlayer: String?
     public var outputOverride = OutputOverride.none
     /// The uid of the preferred input, if any.
     public var preferredInput: String?
@@ -63,6 +66,9 @@ public struct Session: Hashable, Sendable {
     var routeHold: RouteHold?
     var wasPlayingWhenInterrupted = false
     var pausedPlayer = false
+    /// Whether the bridge pauses and plays this session's player: a policy session's when its policy
+    /// allows MPRIS, an explicit session's when it registered one.
+    var drivesPlayer: Bool { kind == .policy ? policy.usesMPRIS : nowPlayingPlayer != nil }
     var autoDeactivateAt: EngineTime?
     /// A card profile switched for this session, and the profile to go back to.
     var profileSwitch: ProfileSwitch?
