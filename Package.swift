@@ -38,13 +38,16 @@ let package = Package(
             ]),
         .target(name: "AudioSessionKit", dependencies: ["AudioSessionModel", "AudioSessionIPC", "DBusKit"]),
         // Remote commands and Now Playing, published as an MPRIS player.
-        .target(name: "MediaPlayerKit", dependencies: ["DBusKit"]),
+        .target(name: "MediaPlayerKit", dependencies: ["DBusKit", "AudioSessionKit"]),
         // For apps that play through libpulse themselves: buffer plans and automatic cork/uncork.
         .target(name: "AudioSessionPulse", dependencies: ["AudioSessionKit", "PulseAudioClient", "CPulse"]),
 
         // Example apps that make real sound.
         .executableTarget(name: "music-player", dependencies: ["AudioSessionKit", "AudioSessionPulse", "PulseAudioClient"],
                           path: "Examples/music-player"),
+        .executableTarget(name: "podcast-player",
+                          dependencies: ["AudioSessionKit", "AudioSessionPulse", "MediaPlayerKit"],
+                          path: "Examples/podcast-player"),
         .executableTarget(name: "voip-call", dependencies: ["AudioSessionKit", "AudioSessionPulse", "PulseAudioClient"],
                           path: "Examples/voip-call"),
 

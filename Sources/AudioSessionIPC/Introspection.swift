@@ -60,6 +60,9 @@ public enum Introspection {
             <method name="SetPrefersNoInterruptionsFromSystemAlerts">
               <arg name="prefers" type="b" direction="in"/>
             </method>
+            <method name="SetNowPlayingPlayer">
+              <arg name="mpris_bus_name" type="s" direction="in"/>
+            </method>
             <method name="Release"/>
             <property name="AppId" type="s" access="read"/>
             <property name="StreamToken" type="s" access="read"/>
@@ -82,6 +85,7 @@ public enum Introspection {
             <property name="OutputNumberOfChannels" type="i" access="read"/>
             <property name="InputNumberOfChannels" type="i" access="read"/>
             <property name="PrefersNoInterruptionsFromSystemAlerts" type="b" access="read"/>
+            <property name="NowPlayingPlayer" type="s" access="read"/>
             <signal name="Interruption">
               <arg name="type" type="s"/>
               <arg name="info" type="a{sv}"/>

@@ -25,6 +25,7 @@ public final class AudioSession: @unchecked Sendable {
         var preferredInput: String?
         var portOverride = PortOverride.none
         var prefersNoInterruptionsFromSystemAlerts = false
+        var nowPlayingPlayer: String?
     }
 
     let appID: String
@@ -114,6 +115,10 @@ public final class AudioSession: @unchecked Sendable {
         if wanted.portOverride == .speaker { _ = try link.call(path, interface, "OverrideOutputAudioPort", [.string("speaker")]) }
         if wanted.prefersNoInterruptionsFromSystemAlerts {
             _ = try link.call(path, interface, "SetPrefersNoInterruptionsFromSystemAlerts", [.bool(true)])
+        }
+        if let player = wanted.nowPlayingPlayer {
+            // A player that cannot be registered never keeps the session from being made again.
+            _ = try? link.call(path, interface, "SetNowPlayingPlayer", [.string(player)])
         }
         if wanted.active { _ = try link.call(path, interface, "SetActive", [.bool(true), .strings([])]) }
     }
@@ -215,6 +220,17 @@ public final class AudioSession: @unchecked Sendable {
     public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
         _ = try call("OverrideOutputAudioPort", [.string(portOverride == .speaker ? "speaker" : "none")])
         update { $0.portOverride = portOverride }
+    }
+
+    /// Registers the MPRIS player that speaks for this session (MediaPlayerKit registers its own), so
+    /// that the bridge pauses and plays it as it does unmodified players; nil clears it. It is sent
+    /// once the session exists on the bridge (registering never creates one), and again after the
+    /// bridge restarts. An invalid name throws `BadParam` when there is a session to check it against.
+    public func setNowPlayingPlayer(_ busName: String?) throws {
+        if let path = lock.withLock({ sessionPath }) {
+            _ = try link.call(path, BusContract.sessionInterface, "SetNowPlayingPlayer", [.string(busName ?? "")])
+        }
+        update { $0.nowPlayingPlayer = busName }
     }
 
     public func setPrefersNoInterruptionsFromSystemAlerts(_ inValue: Bool) throws {

@@ -50,11 +50,15 @@ extension AudioSessionControl {
                 return ((route?["outputs"] as? [[String: Any]]) ?? []).map { "\($0["portType"] ?? "?")" }.joined(separator: ",")
             }
             print()
-            Table.print(["SESSION", "APP", "KIND", "POLICY", "CATEGORY", "MODE", "OPTIONS", "ACTIVE", "INTERRUPTED", "OUTPUT"],
+            Table.print(["SESSION", "APP", "KIND", "POLICY", "CATEGORY", "MODE", "OPTIONS", "ACTIVE", "INTERRUPTED", "OUTPUT",
+                         "PLAYER", "NOW PLAYING"],
                         list("sessions").map { s in
-                            [text(s["session"]).split(separator: "/").suffix(2).joined(separator: "/"), text(s["app"]),
-                             text(s["kind"]), text(s["policy"]), text(s["category"]), text(s["mode"]), text(s["options"]),
-                             text(s["active"]), text(s["interrupted"]), outputs(s)]
+                            let player = s["player"] as? String
+                            return [text(s["session"]).split(separator: "/").suffix(2).joined(separator: "/"), text(s["app"]),
+                                    text(s["kind"]), text(s["policy"]), text(s["category"]), text(s["mode"]), text(s["options"]),
+                                    text(s["active"]), text(s["interrupted"]), outputs(s),
+                                    player.map { String($0.dropFirst("org.mpris.MediaPlayer2.".count)) } ?? "-",
+                                    player.map { NowPlayingLookup.describe(player: $0, on: bridge.connection) } ?? "-"]
                         })
             print()
             Table.print(["STREAM", "APP", "ROLE", "SESSION", "DEVICE", "CORKED", "MUTE", "BRIDGE EFFECT"],

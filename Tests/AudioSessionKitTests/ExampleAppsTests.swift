@@ -61,6 +61,58 @@ struct ExampleAppsTests {
     }
 }
 
+/// The podcast player: remote commands and Now Playing through MediaPlayerKit, driven by playerctl,
+/// and paused and played by the bridge through its registered MPRIS player when a call comes.
+@Suite("The podcast player", .serialized)
+struct PodcastPlayerTests {
+    @Test("a call pauses the podcast player through its own MPRIS player and resumes it; playerctl drives it",
+          arguments: SoundServerKind.allCases)
+    func podcastPlayerAndCall(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let podcast = try server.spawn(BridgeDaemon.buildDirectory + "/podcast-player", [])
+        func corked() throws -> Bool? { try server.streams().compactMap(ReportedStream.init).first { $0.app == "podcast-player" }?.corked }
+        func playerctl(_ arguments: String...) throws -> String {
+            let run = try TestProcess.run("playerctl", ["--player=podcast_player"] + arguments, environment: server.environment)
+            guard run.status == 0 else { throw HarnessError("playerctl \(arguments) exited \(run.status): \(run.output)") }
+            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        try waitUntil("the podcast to play") { podcast.output.contains("podcast-player: playing") }
+        try waitUntil("its stream to run") { try corked() == false }
+        try waitUntil("playerctl to see it playing") { (try? playerctl("status")) == "Playing" }
+        #expect(try playerctl("metadata", "title") == "Episode 12: Sessions on Linux")
+
+        // The bridge knows the player of the session: status shows it and what it plays.
+        try waitUntil("status to show the player") {
+            let status = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["status"],
+                                             environment: server.environment).output
+            return status.contains("podcast_player.instance") && status.contains("Playing 'Episode 12: Sessions on Linux'")
+        }
+
+        // A call: paused by the bridge through MPRIS (and by the app's own handler), playing after it.
+        let call = try server.spawn(BridgeDaemon.buildDirectory + "/voip-call", ["1"])
+        try waitUntil("the call to start") { call.output.contains("voip-call: call started") }
+        try waitUntil("the podcast corked during the call") { try corked() == true }
+        try waitUntil("MPRIS to say Paused") { (try? playerctl("status")) == "Paused" }
+        try waitUntil("the bridge's Pause to reach the player") { podcast.output.contains("podcast-player: remote pause") }
+        try waitUntil("the call to end") { call.output.contains("voip-call: call ended") }
+        try waitUntil("the podcast playing again") { try corked() == false }
+        try waitUntil("MPRIS to say Playing") { (try? playerctl("status")) == "Playing" }
+        #expect(podcast.output.contains("podcast-player: interruption ended with shouldResume"))
+        try waitUntil("the bridge's Play to reach the player") { podcast.output.contains("podcast-player: remote play") }
+
+        // playerctl as the desktop's controls.
+        try playerctl("pause")
+        try waitUntil("the podcast corked by playerctl") { try corked() == true }
+        try playerctl("play")
+        try waitUntil("the podcast playing by playerctl") { try corked() == false }
+        try playerctl("position", "30")
+        try waitUntil("the jump to 30 s") { podcast.output.contains("podcast-player: remote position 30.0") }
+    }
+}
+
 @Suite("Buffer plans for an app's own streams")
 struct StreamBufferPlanTests {
     @Test("preferred sample rate and IO buffer duration become a sample spec and pa_buffer_attr")

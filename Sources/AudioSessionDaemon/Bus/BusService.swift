@@ -292,6 +292,11 @@ public final class BusService {
                     }
                 }
             },
+            "SetNowPlayingPlayer": method("s") { [unowned self] call in
+                owned(call) { id, _ in
+                    forward(call) { .setNowPlayingPlayer($0, id, caller: call.sender, busName: call.arguments[0].stringValue ?? "") }
+                }
+            },
             "Release": method("") { [unowned self] call in
                 owned(call) { id, _ in forward(call) { .releaseSession($0, id, caller: call.sender) } }
             },

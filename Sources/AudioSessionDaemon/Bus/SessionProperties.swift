@@ -10,6 +10,7 @@ enum SessionProperties {
         "AvailableInputs", "IsOtherAudioPlaying", "SecondaryAudioShouldBeSilencedHint", "SampleRate",
         "PreferredSampleRate", "IOBufferDuration", "PreferredIOBufferDuration", "OutputLatency", "InputLatency",
         "OutputVolume", "OutputNumberOfChannels", "InputNumberOfChannels", "PrefersNoInterruptionsFromSystemAlerts",
+        "NowPlayingPlayer",
     ]
 
     static let signatures: [String: String] = [
@@ -19,6 +20,7 @@ enum SessionProperties {
         "IOBufferDuration": "d", "PreferredIOBufferDuration": "d", "OutputLatency": "d", "InputLatency": "d",
         "OutputVolume": "d", "OutputNumberOfChannels": "i", "InputNumberOfChannels": "i",
         "PrefersNoInterruptionsFromSystemAlerts": "b",
+        "NowPlayingPlayer": "s",
     ]
 
     /// Every property of a session, in the order of ``names``.
@@ -55,6 +57,7 @@ enum SessionProperties {
         case "OutputNumberOfChannels": return .int32(Int32(hardware.outputChannels))
         case "InputNumberOfChannels": return .int32(Int32(hardware.inputChannels))
         case "PrefersNoInterruptionsFromSystemAlerts": return .bool(session.prefersNoInterruptionsFromSystemAlerts)
+        case "NowPlayingPlayer": return .string(session.nowPlayingPlayer ?? "")
         default: preconditionFailure("\(name) is not a session property")
         }
     }

@@ -14,6 +14,7 @@ enum Snapshot {
                 ("options", .array(session.configuration.options.names.map { .string($0) })),
                 ("active", .bool(session.isActive)), ("interrupted", .bool(session.isInterrupted)),
                 ("route", EventLogRecords.route(engine.currentRoute(of: session.id))),
+                ("player", session.nowPlayingPlayer.map { .string($0) } ?? .null),
             ])
         }
         let streams: [JSONValue] = engine.streamInfos.values.sorted { $0.id < $1.id }.map { stream in

@@ -1,3 +1,4 @@
+import AudioSessionKit
 import DBusKit
 import Foundation
 import Glibc
@@ -9,7 +10,8 @@ import Glibc
 public final class MPRISPlayer: @unchecked Sendable {
     /// The player of ``RemoteCommandCenter/shared()`` and ``NowPlayingInfoCenter/default()``, on the
     /// session bus, named after the program.
-    public static let shared = MPRISPlayer(bus: .session, appID: ProcessInfo.processInfo.processName)
+    public static let shared = MPRISPlayer(bus: .session, appID: ProcessInfo.processInfo.processName,
+                                           audioSession: AudioSession.shared)
 
     public let commandCenter = RemoteCommandCenter()
     public let nowPlayingInfoCenter = NowPlayingInfoCenter()
@@ -29,11 +31,25 @@ public final class MPRISPlayer: @unchecked Sendable {
     }
     /// How long a handler may take before its call is answered with `…Error.Timeout`.
     public var handlerTimeout: Duration = .seconds(5)
+    /// The app's session, which the player is registered with while it is published
+    /// (`SetNowPlayingPlayer`), so that the bridge pauses and plays the app through it on
+    /// interruptions. The shared player's is `AudioSession.shared`; registering never creates a
+    /// session on the bridge.
+    public var audioSession: AudioSession? {
+        get { lock.withLock { storedSession } }
+        set {
+            lock.withLock { storedSession = newValue }
+            loop.perform { [self] in if published { register(busName) } }
+        }
+    }
 
     private let address: BusConnection.Address
     private let lock = NSLock()
     private var storedIdentity: String
     private var storedDesktopEntry: String?
+    private var storedSession: AudioSession?
+    /// Registrations with the session leave in order, off the loop thread (they wait for the bridge).
+    private let registrations = DispatchQueue(label: "io.github.audiosession.mpris-registration")
     let loop = BusThreadLoop()
     private var started = false
 
@@ -53,9 +69,10 @@ public final class MPRISPlayer: @unchecked Sendable {
         self.init(bus: .address(busAddress), appID: appID)
     }
 
-    init(bus: BusConnection.Address, appID: String) {
+    init(bus: BusConnection.Address, appID: String, audioSession: AudioSession? = nil) {
         address = bus
         self.appID = appID
+        storedSession = audioSession
         storedIdentity = appID
         busName = MPRISNames.busName(appID: appID, pid: getpid())
         commandCenter.onChange = { [unowned self] in changed() }
@@ -125,6 +142,7 @@ public final class MPRISPlayer: @unchecked Sendable {
             }
             published = true
             lastProperties = playerProperties()
+            register(busName)
         } catch {
             report("the player could not be published on the bus: \(error)")
         }
@@ -132,9 +150,18 @@ public final class MPRISPlayer: @unchecked Sendable {
 
     private func withdraw() {
         published = false
+        register(nil)
         objects?.unexport(path: MPRISNames.path)
         connection?.call(.methodCall(destination: BusDriver.name, path: BusDriver.path, interface: BusDriver.name,
                                      member: "ReleaseName", [.string(busName)])) { _ in }
+    }
+
+    /// Tells the app's session which player speaks for it (nil: none).
+    private func register(_ name: String?) {
+        guard let session = audioSession else { return }
+        registrations.async {
+            do { try session.setNowPlayingPlayer(name) } catch { self.report("the player could not be registered with the session: \(error)") }
+        }
     }
 
     private func playerProperties() -> [String: BusValue] {
