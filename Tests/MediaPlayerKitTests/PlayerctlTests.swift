@@ -153,3 +153,32 @@ struct PlayerctlTests {
         try waitUntil("the player to leave the bus") { !(try bus.run("playerctl", ["-l"]).output.contains("podcast")) }
     }
 }
+
+@Suite("MediaPlayerKit's Seeked signal")
+struct SeekedSignalTests {
+    @Test("a jump of the elapsed time emits Seeked with the new position; playing on does not")
+    func seeked() throws {
+        let bus = try PrivateBus()
+        let player = MPRISPlayer(busAddress: bus.address, appID: "seeker")
+        let monitor = try TestProcess("dbus-monitor", ["--address", bus.address, "type='signal',member='Seeked'"],
+                                      environment: bus.environment, logDirectory: bus.root)
+        defer { monitor.stop() }
+        try waitUntil("dbus-monitor to listen") { monitor.output.contains("NameAcquired") || monitor.output.contains("signal") }
+        let info: [String: Any] = [MediaItemPropertyTitle: "t", MediaItemPropertyPlaybackDuration: 600.0,
+                                   NowPlayingInfoPropertyElapsedPlaybackTime: 10.0, NowPlayingInfoPropertyPlaybackRate: 0.0]
+        player.nowPlayingInfoCenter.nowPlayingInfo = info
+        try waitUntil("the player on the bus") { try bus.run("playerctl", ["-l"]).output.contains("seeker") }
+        // The same position again: no Seeked; then a jump within the track: Seeked.
+        player.nowPlayingInfoCenter.nowPlayingInfo = info
+        player.nowPlayingInfoCenter.nowPlayingInfo = info.merging([NowPlayingInfoPropertyElapsedPlaybackTime: 300.0]) { $1 }
+        try waitUntil("Seeked with 300 s") { monitor.output.contains("int64 300000000") }
+        // Another track that starts elsewhere is told by its metadata, not by Seeked.
+        player.nowPlayingInfoCenter.nowPlayingInfo = info.merging([MediaItemPropertyTitle: "t2",
+                                                                  NowPlayingInfoPropertyElapsedPlaybackTime: 50.0]) { $1 }
+        player.nowPlayingInfoCenter.nowPlayingInfo = info.merging([MediaItemPropertyTitle: "t2",
+                                                                  NowPlayingInfoPropertyElapsedPlaybackTime: 70.0]) { $1 }
+        try waitUntil("Seeked with 70 s") { monitor.output.contains("int64 70000000") }
+        #expect(!monitor.output.contains("int64 10000000") && !monitor.output.contains("int64 50000000"),
+                "Seeked only for jumps within a track: \(monitor.output)")
+    }
+}

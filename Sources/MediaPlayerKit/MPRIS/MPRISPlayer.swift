@@ -98,6 +98,7 @@ public final class MPRISPlayer: @unchecked Sendable {
 
     private func update(_ offers: RemoteCommandOffers, _ nowPlaying: NowPlaying) {
         let predicted = MPRISRules.position(self.nowPlaying, at: Date())
+        let track = trackNumber
         self.offers = offers
         self.nowPlaying = nowPlaying
         noteTrack()
@@ -109,8 +110,9 @@ public final class MPRISPlayer: @unchecked Sendable {
         lastProperties = properties
         objects.emitPropertiesChanged(path: MPRISNames.path, interface: MPRISNames.playerInterface,
                                       changed: changed.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        // A jump within the same track (a new track is told by its metadata).
         let position = MPRISRules.position(nowPlaying, at: Date())
-        if abs(position - predicted) > 1_000_000 {
+        if track == trackNumber, abs(position - predicted) > 1_000_000 {
             objects.emitSignal(path: MPRISNames.path, interface: MPRISNames.playerInterface, member: "Seeked",
                                [.int64(position)])
         }
