@@ -4,14 +4,15 @@ import AudioTestHarness
 import Foundation
 import Testing
 
+/// Whether the server reports the app's stream corked (nil: no stream).
+func corked(_ server: SoundServer, _ app: String) throws -> Bool? {
+    try server.streams().compactMap(ReportedStream.init).first { $0.app == app }?.corked
+}
+
 /// The example apps, as separate processes making real sound through libpulse, against the bridge
 /// and a private server; assertions on the server's stream state (corked) and on what they print.
 @Suite("The example apps", .serialized)
 struct ExampleAppsTests {
-    func corked(_ server: SoundServer, _ app: String) throws -> Bool? {
-        try server.streams().compactMap(ReportedStream.init).first { $0.app == app }?.corked
-    }
-
     @Test("the music player is interrupted and resumed by a call, paused on unplug, and survives a bridge restart",
           arguments: SoundServerKind.allCases)
     func musicPlayerAndCall(kind: SoundServerKind) throws {
@@ -73,14 +74,13 @@ struct PodcastPlayerTests {
         let daemon = try BridgeDaemon(server: server)
         defer { daemon.terminate() }
         let podcast = try server.spawn(BridgeDaemon.buildDirectory + "/podcast-player", [])
-        func corked() throws -> Bool? { try server.streams().compactMap(ReportedStream.init).first { $0.app == "podcast-player" }?.corked }
         func playerctl(_ arguments: String...) throws -> String {
             let run = try TestProcess.run("playerctl", ["--player=podcast_player"] + arguments, environment: server.environment)
             guard run.status == 0 else { throw HarnessError("playerctl \(arguments) exited \(run.status): \(run.output)") }
             return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         try waitUntil("the podcast to play") { podcast.output.contains("podcast-player: playing") }
-        try waitUntil("its stream to run") { try corked() == false }
+        try waitUntil("its stream to run") { try corked(server, "podcast-player") == false }
         try waitUntil("playerctl to see it playing") { (try? playerctl("status")) == "Playing" }
         #expect(try playerctl("metadata", "title") == "Episode 12: Sessions on Linux")
 
@@ -94,20 +94,20 @@ struct PodcastPlayerTests {
         // A call: paused by the bridge through MPRIS (and by the app's own handler), playing after it.
         let call = try server.spawn(BridgeDaemon.buildDirectory + "/voip-call", ["1"])
         try waitUntil("the call to start") { call.output.contains("voip-call: call started") }
-        try waitUntil("the podcast corked during the call") { try corked() == true }
+        try waitUntil("the podcast corked during the call") { try corked(server, "podcast-player") == true }
         try waitUntil("MPRIS to say Paused") { (try? playerctl("status")) == "Paused" }
         try waitUntil("the bridge's Pause to reach the player") { podcast.output.contains("podcast-player: remote pause") }
         try waitUntil("the call to end") { call.output.contains("voip-call: call ended") }
-        try waitUntil("the podcast playing again") { try corked() == false }
+        try waitUntil("the podcast playing again") { try corked(server, "podcast-player") == false }
         try waitUntil("MPRIS to say Playing") { (try? playerctl("status")) == "Playing" }
         #expect(podcast.output.contains("podcast-player: interruption ended with shouldResume"))
         try waitUntil("the bridge's Play to reach the player") { podcast.output.contains("podcast-player: remote play") }
 
         // playerctl as the desktop's controls.
         try playerctl("pause")
-        try waitUntil("the podcast corked by playerctl") { try corked() == true }
+        try waitUntil("the podcast corked by playerctl") { try corked(server, "podcast-player") == true }
         try playerctl("play")
-        try waitUntil("the podcast playing by playerctl") { try corked() == false }
+        try waitUntil("the podcast playing by playerctl") { try corked(server, "podcast-player") == false }
         try playerctl("position", "30")
         try waitUntil("the jump to 30 s") { podcast.output.contains("podcast-player: remote position 30.0") }
     }
