@@ -24,6 +24,10 @@ final class StreamProbe: @unchecked Sendable {
     }
     private var muting = false
     private var callStreams: Set<UInt32> = []
+    /// The probe reads the streams with one list query per loop turn with events, not one query per
+    /// stream (its own queries would otherwise be most of what it measures at 100 streams); it does not
+    /// wait for one list before asking the next, and the answers come in order.
+    private lazy var listFlush = PulseDeferred(loop: loop) { [unowned self] in askList() }
 
     private final class Waiter {
         let condition: ([UInt32: PulseStream]) -> Bool
@@ -49,7 +53,7 @@ final class StreamProbe: @unchecked Sendable {
         loop.perform { [self] in
             context.subscribe(to: [.sink, .sinkInput]) { _ in }
             context.sinkInputs { [unowned self] in
-                if case .success(let streams) = $0 { streams.forEach(arrived) }
+                if case .success(let streams) = $0 { streams.forEach { arrived($0) } }
                 listed.signal()
             }
         }
@@ -189,14 +193,21 @@ final class StreamProbe: @unchecked Sendable {
             if callStreams.remove(change.index) != nil, callStreams.isEmpty { muteMusic(false) }
             check()
         case (.sinkInput, _):
-            context.sinkInput(change.index) { [unowned self] in
-                if case .success(let stream?) = $0 { arrived(stream) }
-            }
+            listFlush.setEnabled(true)
         default: break
         }
     }
 
-    private func arrived(_ stream: PulseStream) {
+    /// Asks for every playback stream at once.
+    private func askList() {
+        listFlush.setEnabled(false)
+        context.sinkInputs { [unowned self] result in
+            if case .success(let streams) = result { streams.forEach { arrived($0, checking: false) } }
+            check()
+        }
+    }
+
+    private func arrived(_ stream: PulseStream, checking: Bool = true) {
         let muting = lock.withLock {
             known[stream.index] = stream
             return self.muting
@@ -204,7 +215,7 @@ final class StreamProbe: @unchecked Sendable {
         if muting, stream.properties["media.role"] == "phone", callStreams.insert(stream.index).inserted {
             muteMusic(true)
         }
-        check()
+        if checking { check() }
     }
 
     /// Mutes or unmutes every music stream (loop thread).
