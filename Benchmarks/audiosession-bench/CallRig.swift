@@ -84,7 +84,7 @@ final class CallRig {
         case .roleCork, .clientMutes:
             daemon = nil
         }
-        probe = try StreamProbe(address: server.address)
+        probe = try StreamProbe(address: server.address, readsWholeList: true)
         if case .clientMutes = silencer { probe.mutesMusicDuringCalls = true }
         for number in 0..<count {
             _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"])

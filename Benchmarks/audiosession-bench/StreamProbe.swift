@@ -24,9 +24,11 @@ final class StreamProbe: @unchecked Sendable {
     }
     private var muting = false
     private var callStreams: Set<UInt32> = []
-    /// The probe reads the streams with one list query per loop turn with events, not one query per
-    /// stream (its own queries would otherwise be most of what it measures at 100 streams); it does not
-    /// wait for one list before asking the next, and the answers come in order.
+    /// When set, the probe reads the streams with one list query per loop turn with events, not one
+    /// query per stream: in a call rig its own hundred queries would otherwise be most of what it
+    /// measures. It does not wait for one list before asking the next; the answers come in order.
+    /// (Not at the scale of thousands of streams, where a list per event would bury the server.)
+    let readsWholeList: Bool
     private lazy var listFlush = PulseDeferred(loop: loop) { [unowned self] in askList() }
 
     private final class Waiter {
@@ -37,7 +39,8 @@ final class StreamProbe: @unchecked Sendable {
     }
 
     /// Connects to the server at `address` and reads its playback streams.
-    init(address: String) throws {
+    init(address: String, readsWholeList: Bool = false) throws {
+        self.readsWholeList = readsWholeList
         loop = try PulseLoop()
         loop.start()
         self.address = address
@@ -192,8 +195,12 @@ final class StreamProbe: @unchecked Sendable {
             lock.withLock { known[change.index] = nil }
             if callStreams.remove(change.index) != nil, callStreams.isEmpty { muteMusic(false) }
             check()
-        case (.sinkInput, _):
+        case (.sinkInput, _) where readsWholeList:
             listFlush.setEnabled(true)
+        case (.sinkInput, _):
+            context.sinkInput(change.index) { [unowned self] in
+                if case .success(let stream?) = $0 { arrived(stream) }
+            }
         default: break
         }
     }
