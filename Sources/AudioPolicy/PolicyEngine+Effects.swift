@@ -193,7 +193,11 @@ extension PolicyEngine {
     /// past the starting level (a fade never delays the first audible change) and the last one, with
     /// the mute where there is one, lands at the fade's end.
     mutating func stepFade(_ id: StreamID) {
-        guard streams[id]?.fade != nil, var stream = streams.removeValue(forKey: id), var fade = stream.fade else { return }
+        guard var stream = streams.removeValue(forKey: id) else { return }
+        guard var fade = stream.fade else {
+            streams[id] = stream
+            return
+        }
         let elapsed = now.since(fade.start)
         if elapsed >= fade.duration {
             stream.fade = nil

@@ -3,8 +3,8 @@ import DBusKit
 
 /// Pauses and plays sessions' players through MPRIS: an explicit session's registered player; for a
 /// policy session the `org.mpris.MediaPlayer2.*` name whose process (from the bus) is the stream's
-/// process or one of its ancestors; failing that, for a Flatpak app, the name that carries the app id's last part
-/// (`com.spotify.Client` → `org.mpris.MediaPlayer2.spotify`).
+/// process or one of its ancestors, failing that, for a Flatpak app, the name that carries the app
+/// id's last part (`com.spotify.Client` → `org.mpris.MediaPlayer2.spotify`).
 final class MPRISController {
     let connection: BusConnection
     static let prefix = "org.mpris.MediaPlayer2."

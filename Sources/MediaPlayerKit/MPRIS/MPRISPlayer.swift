@@ -209,9 +209,8 @@ public final class MPRISPlayer: @unchecked Sendable {
             }
         }
         var properties: [String: ExportedProperty] = [:]
-        for name in playerProperties().keys where name != "Rate" {
-            let signature = playerProperties()[name]!.signature
-            properties[name] = ExportedProperty(signature, get: { [unowned self] in playerProperties()[name]! })
+        for (name, value) in playerProperties() where name != "Rate" {
+            properties[name] = ExportedProperty(value.signature, get: { [unowned self] in playerProperties()[name]! })
         }
         properties["Rate"] = ExportedProperty("d", get: { [unowned self] in .double(MPRISRules.rate(nowPlaying)) },
                                               set: { [unowned self] value, _ in
