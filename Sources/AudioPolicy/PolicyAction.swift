@@ -4,6 +4,8 @@ import AudioSessionModel
 public enum ReplyValue: Hashable, Sendable {
     case done
     case sessionCreated(SessionID, token: String)
+    /// A yes or no (`RequestRecordPermission`).
+    case bool(Bool)
 }
 
 /// Whether a session was created over the bus or made by the bridge for an app that never opted in.
@@ -50,6 +52,8 @@ public enum EventRecord: Hashable, Sendable {
     case defaultDevices(output: String?, input: String?)
     /// The bridge starts changing a stream: `mute`, `unmute`, `duck`, `unduck` or `move`.
     case effect(String, stream: StreamID, session: SessionID?, why: String)
+    /// An app's record permission, and where it came from: `user`, `stored`, `policy` or `timeout`.
+    case permission(app: String, RecordPermission, source: String)
 }
 
 /// Everything the engine asks the shell to do. Actions that change something carry their reason.
@@ -72,6 +76,13 @@ public enum PolicyAction: Hashable, Sendable {
     case setCardProfile(card: UInt32, profile: String, why: String)
     /// Make the server remember these levels for the app's next stream (repairs its stream memory).
     case rememberStreamLevels(restoreKey: String, StreamLevels, why: String)
+
+    // Record permission.
+    /// Ask the user whether the app may record (a desktop notification with Allow and Deny); the
+    /// answer comes back as ``PolicyEvent/recordPermissionAnswered(app:_:)``, nil after `timeout`.
+    case askRecordPermission(app: String, timeout: Duration)
+    /// Keep the app's decision (`undetermined`: forget it).
+    case storeRecordPermission(app: String, RecordPermission)
 
     // Players.
     case pausePlayer(SessionID, why: String)

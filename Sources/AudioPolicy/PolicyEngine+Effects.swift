@@ -13,6 +13,7 @@ extension PolicyEngine {
             case .duck: if output { ducks[.interruption(interrupterID)] = session.policy.duckLevel }
             }
         }
+        if !output && recordPermission(of: session) == .denied { mutes.insert(.recordPermissionDenied) }
         if output && session.configuration.category.isSilencedBySilentModeAndLock {
             if silentMode { mutes.insert(.silentMode) }
             if screenLocked { mutes.insert(.screenLock) }

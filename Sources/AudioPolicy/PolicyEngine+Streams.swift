@@ -52,6 +52,7 @@ extension PolicyEngine {
         streams[streamID]?.session = sessionID
         sessions[sessionID]?.streamIDs.insert(streamID)
         if stream.isPlaying { count(stream, into: sessionID, by: 1) }
+        if stream.isPlaying && streamID.direction == .input { askBeforeRecording(sessionID) }
         refreshEffects(of: streamID, fade: .zero, why: "joined \(sessionID)")
         autoActivateIfNeeded(sessionID)
         moveToPreferredDevice(streamID, why: "joined \(sessionID), which prefers another device")
@@ -91,6 +92,7 @@ extension PolicyEngine {
             if info.id.direction == .output { playingOutputCount += info.corked ? -1 : 1 }
             if let sessionID = old.session {
                 count(old, into: sessionID, by: info.corked ? -1 : 1)
+                if !info.corked && info.id.direction == .input { askBeforeRecording(sessionID) }
                 autoActivateIfNeeded(sessionID)
             }
         }

@@ -58,6 +58,12 @@ public struct PolicyEngine: Sendable {
     /// what the app's next stream is owed.
     var owedLevels: [String: StreamLevels] = [:]
     var deviceByName: [String: DeviceID] = [:]
+    /// The record permissions the user decided, by app id.
+    public internal(set) var recordPermissions: [String: RecordPermission] = [:]
+    /// Open questions to the user, by app id, with the requests that wait for the answer.
+    var permissionQuestions: [String: [RequestID]] = [:]
+    /// Apps asked without a request of their own (they started recording) in this run: not again.
+    var askedUnprompted: Set<String> = []
     /// Media-role sinks of WirePlumber's role-based policy (``PolicyEngine/noteServerPolicy(of:present:)``).
     var roleBasedTargets: Set<DeviceID> = []
     /// Sessions that duck others now.
@@ -121,6 +127,10 @@ public struct PolicyEngine: Sendable {
         case .overrideOutput(let request, let id, let caller, let port): overrideOutput(request, id, caller, port)
         case .setPreferredInput(let request, let id, let caller, let uid): setPreferredInput(request, id, caller, uid)
         case .setNowPlayingPlayer(let request, let id, let caller, let name): setNowPlayingPlayer(request, id, caller, name)
+        case .requestRecordPermission(let request, let id, let caller): requestRecordPermission(request, id, caller)
+        case .setRecordPermission(let request, let app, let permission): setRecordPermission(request, app, permission)
+        case .recordPermissionsLoaded(let decisions): recordPermissionsLoaded(decisions)
+        case .recordPermissionAnswered(let app, let answer): recordPermissionAnswered(app, answer)
         case .setPreferredSampleRate(let request, let id, let caller, let hertz):
             setHint(request, id, caller, hertz, in: HardwareHints.sampleRates, name: "sample rate") {
                 $0.preferredSampleRate = hertz

@@ -42,6 +42,15 @@ public enum PolicyEvent: Hashable, Sendable {
     case setConfiguration(RequestID, SessionID, caller: String, SessionConfiguration)
     case setActive(RequestID, SessionID, caller: String, Bool, SetActiveOptions)
     case setPrefersNoInterruptionsFromSystemAlerts(RequestID, SessionID, caller: String, Bool)
+    /// The session's app asks for the record permission (`RequestRecordPermission`).
+    case requestRecordPermission(RequestID, SessionID, caller: String)
+    /// The user set, or with `undetermined` reset, an app's record permission (`audiosessionctl permission`).
+    case setRecordPermission(RequestID, app: String, RecordPermission)
+    /// The decisions kept from earlier runs.
+    case recordPermissionsLoaded([String: RecordPermission])
+    /// The user answered the question about an app (nil: no answer — no notification server, the
+    /// notification closed, or the timeout — and the policy's default stands).
+    case recordPermissionAnswered(app: String, RecordPermission?)
     /// The MPRIS bus name of the player that speaks for the session; `""` clears it.
     case setNowPlayingPlayer(RequestID, SessionID, caller: String, busName: String)
     case overrideOutput(RequestID, SessionID, caller: String, OutputOverride)

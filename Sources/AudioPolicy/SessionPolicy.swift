@@ -38,6 +38,14 @@ public enum OutputRemovedResponse: String, Hashable, Sendable, CaseIterable {
     case ignore
 }
 
+/// What stands for an app's recording until the user decides (policy key `record.permission`):
+/// unmodified apps are allowed by default; apps that create a session are asked.
+public enum RecordPermissionDefault: String, Hashable, Sendable {
+    case granted
+    case ask
+    case denied
+}
+
 /// The rules that govern one kind of app. Explicit sessions use ``SessionPolicy/explicitDefault``
 /// unless they ask for a named policy; policy sessions use the policy that matched their app.
 public struct SessionPolicy: Hashable, Sendable {
@@ -66,6 +74,10 @@ public struct SessionPolicy: Hashable, Sendable {
     public var interruptionFade: Duration
     /// Whether the bridge may pause and play the app through MPRIS.
     public var usesMPRIS: Bool
+    /// What stands for recording while the user has not decided: allowed, asked, or silenced.
+    public var recordPermission: RecordPermissionDefault = .granted
+    /// How long the question to the user may stay unanswered before the default stands.
+    public var recordPermissionTimeout: Duration = .seconds(60)
     /// Which apps the policy governs when they never opt in.
     public var match: PolicyMatch
 
@@ -104,7 +116,11 @@ public struct SessionPolicy: Hashable, Sendable {
 
     /// What an app that creates its own session gets: the app itself decides when to activate,
     /// pause and resume.
-    public static let explicitDefault = SessionPolicy(name: "explicit")
+    public static let explicitDefault: SessionPolicy = {
+        var policy = SessionPolicy(name: "explicit")
+        policy.recordPermission = .ask
+        return policy
+    }()
 }
 
 /// The policies in force and the fallbacks by `media.role` for streams no rule matched.

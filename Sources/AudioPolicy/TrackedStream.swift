@@ -5,6 +5,8 @@ enum MuteCause: Hashable, Sendable {
     case interruption(SessionID)
     case silentMode
     case screenLock
+    /// The app may not record: its input records silence.
+    case recordPermissionDenied
 }
 
 /// Why the bridge lowers a stream's volume.

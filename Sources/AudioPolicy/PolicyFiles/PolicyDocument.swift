@@ -35,6 +35,8 @@ public struct PolicyDocument: Hashable, Sendable {
         ("ducking", "fade-ms", "integer 0…5000", "200"),
         ("fades", "interruption-ms", "integer 0…2000", "30"),
         ("mpris", "use", "boolean", "false"),
+        ("record", "permission", "\"granted\" | \"ask\" | \"denied\"", "\"granted\""),
+        ("record", "ask-timeout-s", "integer 5…600", "60"),
         ("match", "desktop-ids", "array of strings", "[]"),
         ("match", "flatpak-ids", "array of strings", "[]"),
         ("match", "binaries", "array of strings", "[]"),
@@ -90,6 +92,9 @@ public struct PolicyDocument: Hashable, Sendable {
         policy.duckFade = .milliseconds(try reader.integer("ducking", "fade-ms", in: 0...5000) ?? 200)
         policy.interruptionFade = .milliseconds(try reader.integer("fades", "interruption-ms", in: 0...2000) ?? 30)
         policy.usesMPRIS = try reader.bool("mpris", "use") ?? false
+        policy.recordPermission = try reader.choice("record", "permission", ["granted": RecordPermissionDefault.granted,
+                                                                             "ask": .ask, "denied": .denied]) ?? .granted
+        policy.recordPermissionTimeout = .seconds(try reader.integer("record", "ask-timeout-s", in: 5...600) ?? 60)
         policy.match = PolicyMatch(
             desktopIDs: Set(try reader.strings("match", "desktop-ids") ?? []),
             flatpakIDs: Set(try reader.strings("match", "flatpak-ids") ?? []),

@@ -326,6 +326,7 @@ public final class BusService {
             case .success(.done): objects.reply(to: message, .reply([]))
             case .success(.sessionCreated(let id, let token)):
                 objects.reply(to: message, .reply([.objectPath(Self.path(id)), .string(token)]))
+            case .success(.bool(let value)): objects.reply(to: message, .reply([.bool(value)]))
             case .failure(let error): objects.reply(to: message, .error(error.busError))
             }
         case .sessionAdded(let id):

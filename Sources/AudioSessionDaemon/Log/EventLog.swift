@@ -129,6 +129,9 @@ public enum EventLogRecords {
         case .defaultDevices(let output, let input):
             return make("server.default", [("output", output.map { .string($0) } ?? .null),
                                            ("input", input.map { .string($0) } ?? .null)])
+        case .permission(let app, let permission, let source):
+            return make("permission", [("app", .string(app)), ("permission", .string(permission.rawValue)),
+                                       ("source", .string(source))])
         }
     }
 }
