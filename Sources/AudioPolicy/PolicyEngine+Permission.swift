@@ -88,6 +88,7 @@ extension PolicyEngine {
     /// Brings the input streams of these apps' sessions in line with their permission.
     private mutating func refreshRecording(of apps: Set<String>, why: String) {
         for id in sessions.keys.sorted() where sessions[id].map({ apps.contains($0.appID) }) == true {
+            sessions.touch(id)  // its RecordPermission property
             refreshEffects(ofStreamsIn: id, fade: .zero, why: why)
         }
     }

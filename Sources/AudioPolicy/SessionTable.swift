@@ -44,6 +44,9 @@ public struct SessionTable: Sequence, Hashable, Sendable {
     public var isEmpty: Bool { storage.isEmpty }
     public func makeIterator() -> Dictionary<SessionID, Session>.Iterator { storage.makeIterator() }
 
+    /// Notes a session as touched without changing it (a property it shows changed elsewhere).
+    mutating func touch(_ id: SessionID) { touched.insert(id) }
+
     /// The touched sessions, forgotten as they are returned.
     mutating func takeTouched() -> Set<SessionID> {
         defer { touched = [] }

@@ -1,4 +1,5 @@
 import AudioPolicy
+import AudioSessionModel
 import AudioSessionIPC
 import DBusKit
 import Dispatch
@@ -34,6 +35,8 @@ public final class Daemon: @unchecked Sendable {
     public let loop: PulseLoop
     public let core: BridgeCore
     let journal: EffectJournal
+    /// The record permissions the user decided.
+    let permissions: PermissionStore
     private var service: BusService?
     private var connection: BusConnection?
     private var signals: PulseSignals?
@@ -57,6 +60,7 @@ public final class Daemon: @unchecked Sendable {
         let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
         core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
         journal = try EffectJournal(directory: options.journalDirectory)
+        permissions = PermissionStore(directory: options.journalDirectory)
         roleModules = RoleModules(adapter: core.adapter, stateDirectory: options.journalDirectory)
         journalSink = options.journald ? JournalSink() : nil
         if let path = options.logFile, path != "-" {
@@ -67,6 +71,12 @@ public final class Daemon: @unchecked Sendable {
         core.observeActions { [unowned self] action in
             journal.apply(action)
             log(action)
+            switch action {
+            case .storeRecordPermission(let app, let permission): keep(app, permission)
+            // Without the bus there is no one to ask: the policy's default stands.
+            case .askRecordPermission(let app, _) where service == nil: core.send(.recordPermissionAnswered(app: app, nil))
+            default: break
+            }
         }
         core.observeSettled { [unowned self] _ in journal.flush() }
         core.adapter.onReady = { [unowned self] in
@@ -87,6 +97,7 @@ public final class Daemon: @unchecked Sendable {
             if number == SIGHUP { loadPolicies() } else { stop() }
         }
         loadPolicies()
+        loadPermissions()
         policyWatcher = PolicyWatcher(loop: loop, folders: PolicyLoader(base: options.policyFolders).folders) {
             [unowned self] in loadPolicies()
         }
@@ -108,6 +119,24 @@ public final class Daemon: @unchecked Sendable {
             ]))
         }
         core.send(.policiesLoaded(set))
+    }
+
+    /// Hands the kept record permissions to the engine; a damaged file is reported and taken as empty.
+    private func loadPermissions() {
+        if let problem = permissions.problem { writePermissionError(problem) }
+        if !permissions.decisions.isEmpty { core.send(.recordPermissionsLoaded(permissions.decisions)) }
+    }
+
+    /// Writes a decision to the permissions file; a failure is reported, and the decision holds for this run.
+    private func keep(_ app: String, _ permission: RecordPermission) {
+        do { try permissions.set(app, permission) } catch {
+            writePermissionError("\(permissions.path) could not be written: \(error)")
+        }
+    }
+
+    private func writePermissionError(_ message: String) {
+        write(LogRecord(timestamp: Date(), event: "permission.error",
+                        fields: [("file", .string(permissions.path)), ("message", .string(message))]))
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.

@@ -15,6 +15,13 @@ public enum Introspection {
             <method name="Snapshot">
               <arg name="json" type="s" direction="out"/>
             </method>
+            <method name="SetRecordPermission">
+              <arg name="app_id" type="s" direction="in"/>
+              <arg name="permission" type="s" direction="in"/>
+            </method>
+            <method name="RecordPermissions">
+              <arg name="permissions" type="a{ss}" direction="out"/>
+            </method>
             <property name="SilentMode" type="b" access="readwrite"/>
             <property name="ScreenLocked" type="b" access="read"/>
             <property name="ServerName" type="s" access="read"/>
@@ -60,6 +67,9 @@ public enum Introspection {
             <method name="SetPrefersNoInterruptionsFromSystemAlerts">
               <arg name="prefers" type="b" direction="in"/>
             </method>
+            <method name="RequestRecordPermission">
+              <arg name="granted" type="b" direction="out"/>
+            </method>
             <method name="SetNowPlayingPlayer">
               <arg name="mpris_bus_name" type="s" direction="in"/>
             </method>
@@ -86,6 +96,7 @@ public enum Introspection {
             <property name="InputNumberOfChannels" type="i" access="read"/>
             <property name="PrefersNoInterruptionsFromSystemAlerts" type="b" access="read"/>
             <property name="NowPlayingPlayer" type="s" access="read"/>
+            <property name="RecordPermission" type="s" access="read"/>
             <signal name="Interruption">
               <arg name="type" type="s"/>
               <arg name="info" type="a{sv}"/>

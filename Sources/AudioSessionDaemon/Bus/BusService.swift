@@ -17,6 +17,10 @@ public final class BusService {
     private var processIDs: [String: Int32] = [:]
     private var sentManagerProperties: [String: BusValue] = [:]
     private lazy var players = MPRISController(connection: connection)
+    /// The questions to the user about recording (record permission).
+    lazy var permissionQuestions = PermissionQuestions(connection: connection, loop: core.loop) { [unowned self] app, answer in
+        core.send(.recordPermissionAnswered(app: app, answer))
+    }
     private lazy var propertyTimer = PulseTimer(loop: core.loop) { [unowned self] in self.emitPropertyChanges() }
 
     /// Connects the service to `connection` (already attached to the core's loop).
@@ -30,6 +34,7 @@ public final class BusService {
     public func start() throws(BusError) {
         try connection.addMatch(BusDriver.nameOwnerChangedRule)
         try connection.addMatch("type='signal',interface='org.freedesktop.ScreenSaver',member='ActiveChanged'")
+        try connection.addMatch(PermissionQuestions.matchRule)
         objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
@@ -51,6 +56,7 @@ public final class BusService {
     }
 
     private func otherMessage(_ message: BusMessage) -> Bool {
+        if permissionQuestions.handle(message) { return true }
         if let change = BusDriver.nameOwnerChange(message), change.name.hasPrefix(":"), change.newOwner.isEmpty {
             processIDs[change.name] = nil
             core.send(.ownerVanished(busName: change.name))
@@ -68,14 +74,14 @@ public final class BusService {
 
     // MARK: Requests
 
-    private func request(_ message: BusMessage) -> RequestID {
+    func request(_ message: BusMessage) -> RequestID {
         let id = RequestID(nextRequest)
         nextRequest += 1
         pending[id] = message
         return id
     }
 
-    private static func fail(_ code: ErrorCode, _ message: String) -> MethodResult {
+    static func fail(_ code: ErrorCode, _ message: String) -> MethodResult {
         .error(AudioSessionError(code, message).busError)
     }
 
@@ -98,7 +104,7 @@ public final class BusService {
     }
 
     /// Wraps a handler with the size limits.
-    private func method(_ signature: String, _ handler: @escaping (MethodCall) -> MethodResult) -> ExportedMethod {
+    func method(_ signature: String, _ handler: @escaping (MethodCall) -> MethodResult) -> ExportedMethod {
         ExportedMethod(signature) { call in
             if let reason = Self.oversized(call.arguments) { return Self.fail(.badParam, reason) }
             return handler(call)
@@ -116,7 +122,7 @@ public final class BusService {
                     .reply([.array(element: "o", core.engine.sessions.keys.sorted().map { .objectPath(Self.path($0)) })])
                 },
                 "Snapshot": method("") { [unowned self] _ in .reply([.string(Snapshot.json(of: core))]) },
-            ],
+            ].merging(permissionManagerMethods()) { $1 },
             properties: [
                 "SilentMode": ExportedProperty("b", get: { [unowned self] in .bool(core.engine.silentMode) },
                                                set: { [unowned self] value, _ in
@@ -208,7 +214,7 @@ public final class BusService {
 
     /// Checks existence and ownership of the session the call was made at before anything else, then
     /// runs `body`.
-    private func owned(_ call: MethodCall, _ body: (SessionID, Session) -> MethodResult) -> MethodResult {
+    func owned(_ call: MethodCall, _ body: (SessionID, Session) -> MethodResult) -> MethodResult {
         guard let id = Self.session(at: call.path), let session = core.engine.sessions[id] else {
             return Self.fail(.expiredSession, "\(call.path) no longer exists")
         }
@@ -218,7 +224,7 @@ public final class BusService {
         return body(id, session)
     }
 
-    private func forward(_ call: MethodCall, _ event: (RequestID) -> PolicyEvent) -> MethodResult {
+    func forward(_ call: MethodCall, _ event: (RequestID) -> PolicyEvent) -> MethodResult {
         core.send(event(request(call.message)))
         return .later
     }
@@ -300,7 +306,7 @@ public final class BusService {
             "Release": method("") { [unowned self] call in
                 owned(call) { id, _ in forward(call) { .releaseSession($0, id, caller: call.sender) } }
             },
-        ]
+        ].merging(permissionSessionMethods()) { $1 }
         var properties: [String: ExportedProperty] = [:]
         for name in SessionProperties.names {
             properties[name] = ExportedProperty(SessionProperties.signatures[name]!, getAt: { [unowned self] path in
@@ -351,6 +357,7 @@ public final class BusService {
             if let session = core.engine.sessions[id] { players.send("Play", toPlayerOf: session) }
         case .mediaServicesLost(let id): signal(id, "MediaServicesWereLost")
         case .mediaServicesReset(let id): signal(id, "MediaServicesWereReset")
+        case .askRecordPermission(let app, let timeout): permissionQuestions.ask(app: app, timeout: timeout)
         default: break
         }
     }

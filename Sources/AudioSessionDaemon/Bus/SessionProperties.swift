@@ -10,7 +10,7 @@ enum SessionProperties {
         "AvailableInputs", "IsOtherAudioPlaying", "SecondaryAudioShouldBeSilencedHint", "SampleRate",
         "PreferredSampleRate", "IOBufferDuration", "PreferredIOBufferDuration", "OutputLatency", "InputLatency",
         "OutputVolume", "OutputNumberOfChannels", "InputNumberOfChannels", "PrefersNoInterruptionsFromSystemAlerts",
-        "NowPlayingPlayer",
+        "NowPlayingPlayer", "RecordPermission",
     ]
 
     static let signatures: [String: String] = [
@@ -21,6 +21,7 @@ enum SessionProperties {
         "OutputVolume": "d", "OutputNumberOfChannels": "i", "InputNumberOfChannels": "i",
         "PrefersNoInterruptionsFromSystemAlerts": "b",
         "NowPlayingPlayer": "s",
+        "RecordPermission": "s",
     ]
 
     /// Every property of a session, in the order of ``names``.
@@ -58,6 +59,7 @@ enum SessionProperties {
         case "InputNumberOfChannels": return .int32(Int32(hardware.inputChannels))
         case "PrefersNoInterruptionsFromSystemAlerts": return .bool(session.prefersNoInterruptionsFromSystemAlerts)
         case "NowPlayingPlayer": return .string(session.nowPlayingPlayer ?? "")
+        case "RecordPermission": return .string(engine.recordPermission(of: session).rawValue)
         default: preconditionFailure("\(name) is not a session property")
         }
     }
