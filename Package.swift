@@ -66,6 +66,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // A stand-in desktop notification server for the record-permission tests.
+        .executableTarget(name: "notification-test-server", dependencies: ["DBusKit"],
+                          path: "Tests/Tools/notification-test-server"),
         // A small MPRIS player for the tests.
         .executableTarget(name: "mpris-test-player", dependencies: ["DBusKit"], path: "Tests/Tools/mpris-test-player"),
 

@@ -69,8 +69,10 @@ public final class AudioSession: @unchecked Sendable {
 
     // MARK: Calls
 
-    private func call(_ member: String, _ arguments: [BusValue] = []) throws(AudioSessionError) -> [BusValue] {
-        try link.call(try ensureSession(), BusContract.sessionInterface, member, arguments)
+    func call(_ member: String, _ arguments: [BusValue] = [], timeout: Duration = .seconds(10))
+        throws(AudioSessionError) -> [BusValue]
+    {
+        try link.call(try ensureSession(), BusContract.sessionInterface, member, arguments, timeout: timeout)
     }
 
     /// The session's object path, creating the session (and applying what was asked) if needed.
@@ -123,7 +125,7 @@ public final class AudioSession: @unchecked Sendable {
         if wanted.active { _ = try link.call(path, interface, "SetActive", [.bool(true), .strings([])]) }
     }
 
-    private func property(_ name: String) -> BusValue? {
+    func property(_ name: String) -> BusValue? {
         guard let path = try? ensureSession(),
             let reply = try? link.call(path, "org.freedesktop.DBus.Properties", "Get",
                                        [.string(BusContract.sessionInterface), .string(name)])

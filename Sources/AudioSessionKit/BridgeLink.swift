@@ -83,8 +83,8 @@ final class BridgeLink: @unchecked Sendable {
 
     /// Calls a method of the bridge from an app thread and waits for the answer. The bridge's errors
     /// come back as ``AudioSessionError``; an absent bridge is ``ErrorCode/mediaServicesFailed``.
-    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [BusValue] = [])
-        throws(AudioSessionError) -> [BusValue]
+    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [BusValue] = [],
+              timeout: Duration = .seconds(10)) throws(AudioSessionError) -> [BusValue]
     {
         precondition(!loop.isOnLoopThread, "AudioSession calls cannot be made from the library's own thread")
         let done = DispatchSemaphore(value: 0)
@@ -96,7 +96,7 @@ final class BridgeLink: @unchecked Sendable {
                 return
             }
             connection.call(.methodCall(destination: BusContract.busName, path: path, interface: interface,
-                                        member: member, arguments), timeout: .seconds(10)) { result in
+                                        member: member, arguments), timeout: timeout) { result in
                 outcome.result = result.map(\.arguments)
                 done.signal()
             }

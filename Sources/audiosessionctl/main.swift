@@ -12,7 +12,7 @@ struct AudioSessionControl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audiosessionctl",
         abstract: "Inspect and drive the audio-session bridge.",
-        subcommands: [Status.self, Monitor.self, Silent.self, Policy.self, Exec.self])
+        subcommands: [Status.self, Monitor.self, Silent.self, Policy.self, Exec.self, Permission.self])
 }
 
 /// Text for people or JSON for machines.

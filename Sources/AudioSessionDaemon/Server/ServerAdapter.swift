@@ -339,9 +339,11 @@ public final class ServerAdapter: @unchecked Sendable {
     // MARK: Commands
 
     /// Executes an engine action that concerns the server; others are ignored. A failure is reported
-    /// back to the engine as ``PolicyEvent/actionFailed(_:_:)``.
+    /// back to the engine as ``PolicyEvent/actionFailed(_:_:)``. Commands go out as soon as the context
+    /// is ready, also while the server is still being read: effects decided on what the first answers
+    /// brought (a stream adopted by a session made meanwhile) must reach the server too.
     public func execute(_ action: PolicyAction) {
-        guard let context, isConnected else {
+        guard let context, context.state == .ready else {
             if action.isServerCommand { report(action, PulseError(code: 1, operation: "no connection to the server")) }
             return
         }
