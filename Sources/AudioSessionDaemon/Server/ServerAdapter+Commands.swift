@@ -1,0 +1,73 @@
+import AudioPolicy
+import AudioSessionModel
+import PulseAudioClient
+
+/// The adapter's hands: the engine's server commands, carried out on the server connection.
+extension ServerAdapter {
+    /// Executes an engine action that concerns the server; others are ignored. A failure is reported
+    /// back to the engine as ``PolicyEvent/actionFailed(_:_:)``. Commands go out as soon as the context
+    /// is ready, also while the server is still being read: effects decided on what the first answers
+    /// brought (a stream adopted by a session made meanwhile) must reach the server too.
+    public func execute(_ action: PolicyAction) {
+        guard let context, context.state == .ready else {
+            if action.isServerCommand { report(action, PulseError(code: 1, operation: "no connection to the server")) }
+            return
+        }
+        let done: PulseContext.Completion = { [unowned self] result in
+            if case .failure(let error) = result { self.report(action, error) }
+        }
+        switch action {
+        case .setStreamMute(let id, let mute, _):
+            if id.direction == .output { context.setSinkInputMute(id.index, mute, done) }
+            else { context.setSourceOutputMute(id.index, mute, done) }
+        case .setStreamVolume(let id, let volume, _):
+            if id.direction == .output { context.setSinkInputVolume(id.index, volume.values, done) }
+            else { context.setSourceOutputVolume(id.index, volume.values, done) }
+        case .moveStream(let id, let device, _):
+            if id.direction == .output { context.moveSinkInput(id.index, toSink: device.index, done) }
+            else { context.moveSourceOutput(id.index, toSource: device.index, done) }
+        case .setCardProfile(let card, let profile, _):
+            context.setCardProfile(card, profile, done)
+        case .rememberStreamLevels(let key, let levels, _):
+            remember(key, levels, context: context, done)
+        default:
+            break
+        }
+    }
+
+    /// Runs `body` once the server has processed every command sent so far (a round trip), or at
+    /// once when there is no connection.
+    public func afterPendingCommands(_ body: @escaping () -> Void) {
+        guard let context, isConnected else { return body() }
+        context.serverInfo { _ in body() }
+    }
+
+    func report(_ action: PolicyAction, _ error: PulseError) {
+        onEvent(.actionFailed(action, AudioSessionError(.unspecified, error.description)))
+    }
+
+    /// Rewrites the server's memory for a stream key with the user's levels (ext-stream-restore).
+    private func remember(_ key: String, _ levels: StreamLevels, context: PulseContext,
+                          _ done: @escaping PulseContext.Completion) {
+        context.restoreEntries { result in
+            switch result {
+            case .failure(let error): done(.failure(error))
+            case .success(let entries):
+                let existing = entries.first { $0.name == key }
+                let channels = existing?.channelNames.count == levels.volume.values.count
+                    ? existing!.channelNames : Self.defaultChannelNames(levels.volume.values.count)
+                let entry = PulseRestoreEntry(name: key, channelNames: channels, volume: levels.volume.values,
+                                              device: existing?.device, mute: levels.mute)
+                context.writeRestoreEntries([entry], done)
+            }
+        }
+    }
+
+    static func defaultChannelNames(_ count: Int) -> [String] {
+        switch count {
+        case 1: ["mono"]
+        case 2: ["front-left", "front-right"]
+        default: (0..<count).map { "aux\($0)" }
+        }
+    }
+}
