@@ -1,0 +1,52 @@
+import AudioSessionModel
+import Foundation
+
+/// Apple's Swift names of the port types (`AVAudioSession.Port.builtInSpeaker`, …) where they differ
+/// from the model's; the others (`.headphones`, `.bluetoothHFP`, `.usbAudio`, …) are spelt alike.
+extension PortType {
+    public static let builtInSpeaker = PortType.speaker
+    public static let builtInReceiver = PortType.receiver
+    public static let bluetoothA2DP = PortType.bluetoothA2DPOutput
+    public static let HDMI = PortType.hdmiOutput
+    public static let PCI = PortType.pci
+    public static let builtInMic = PortType.microphoneBuiltIn
+    public static let headsetMic = PortType.microphoneWired
+}
+
+// The spellings of the seeds' era, renamed from `AVAudioSession…`: category and mode constants,
+// top-level type names and notification names, so that such code ports by renaming alone.
+
+public let AudioSessionCategoryAmbient = AudioSession.Category.ambient
+public let AudioSessionCategorySoloAmbient = AudioSession.Category.soloAmbient
+public let AudioSessionCategoryPlayback = AudioSession.Category.playback
+public let AudioSessionCategoryRecord = AudioSession.Category.record
+public let AudioSessionCategoryPlayAndRecord = AudioSession.Category.playAndRecord
+public let AudioSessionCategoryAudioProcessing = AudioSession.Category.audioProcessing
+public let AudioSessionCategoryMultiRoute = AudioSession.Category.multiRoute
+
+public let AudioSessionModeDefault = AudioSession.Mode.default
+public let AudioSessionModeVoiceChat = AudioSession.Mode.voiceChat
+public let AudioSessionModeVideoChat = AudioSession.Mode.videoChat
+public let AudioSessionModeGameChat = AudioSession.Mode.gameChat
+public let AudioSessionModeVideoRecording = AudioSession.Mode.videoRecording
+public let AudioSessionModeMeasurement = AudioSession.Mode.measurement
+public let AudioSessionModeMoviePlayback = AudioSession.Mode.moviePlayback
+public let AudioSessionModeSpokenAudio = AudioSession.Mode.spokenAudio
+public let AudioSessionModeVoicePrompt = AudioSession.Mode.voicePrompt
+
+public typealias AudioSessionInterruptionType = AudioSession.InterruptionType
+public typealias AudioSessionInterruptionOptions = AudioSession.InterruptionOptions
+public typealias AudioSessionInterruptionReason = AudioSession.InterruptionReason
+public typealias AudioSessionRouteChangeReason = AudioSession.RouteChangeReason
+public typealias AudioSessionSilenceSecondaryAudioHintType = AudioSession.SilenceSecondaryAudioHintType
+public typealias AudioSessionCategoryOptions = AudioSession.CategoryOptions
+public typealias AudioSessionSetActiveOptions = AudioSession.SetActiveOptions
+public typealias AudioSessionPortOverride = AudioSession.PortOverride
+
+extension Notification.Name {
+    public static let AudioSessionInterruption = AudioSession.interruptionNotification
+    public static let AudioSessionRouteChange = AudioSession.routeChangeNotification
+    public static let AudioSessionSilenceSecondaryAudioHint = AudioSession.silenceSecondaryAudioHintNotification
+    public static let AudioSessionMediaServicesWereLost = AudioSession.mediaServicesWereLostNotification
+    public static let AudioSessionMediaServicesWereReset = AudioSession.mediaServicesWereResetNotification
+}

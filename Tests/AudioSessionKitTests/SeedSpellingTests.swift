@@ -1,0 +1,62 @@
+import AudioSessionKit
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// A handler in the seeds' spelling (`AVAudioSession…` renamed): older constants, top-level types and
+/// notification names.
+final class SeedEraHandler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [String] = []
+    var entries: [String] { lock.withLock { seen } }
+
+    func handleInterruption(_ notification: Notification) {
+        guard let value = notification.userInfo?[AudioSessionInterruptionTypeKey] as? UInt,
+            let type = AudioSessionInterruptionType(rawValue: value)
+        else { return }
+        var text = type == .began ? "began" : "ended"
+        if type == .ended, let raw = notification.userInfo?[AudioSessionInterruptionOptionKey] as? UInt,
+            AudioSessionInterruptionOptions(rawValue: raw).contains(.shouldResume)
+        {
+            text += " shouldResume"
+        }
+        lock.withLock { seen.append(text) }
+    }
+}
+
+@Suite("The seeds' spellings")
+struct SeedSpellingTests {
+    @Test("Apple's port names are the same port types and raw strings")
+    func portNames() {
+        let pairs: [(AudioSession.Port, String)] = [
+            (.builtInSpeaker, "Speaker"), (.builtInReceiver, "Receiver"), (.bluetoothA2DP, "BluetoothA2DPOutput"),
+            (.HDMI, "HDMIOutput"), (.PCI, "PCI"), (.builtInMic, "MicrophoneBuiltIn"), (.headsetMic, "MicrophoneWired"),
+            (.headphones, "Headphones"), (.bluetoothHFP, "BluetoothHFP"), (.usbAudio, "USBAudio"), (.lineIn, "LineIn"),
+        ]
+        for (port, raw) in pairs { #expect(port.rawValue == raw) }
+    }
+
+    @Test("a handler written with the old names hears a call through the bridge", arguments: [SoundServerKind.pulseaudio])
+    func oldNamesAgainstTheBridge(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let session = AudioSession(busAddress: server.busAddress!, appID: "seed-player")
+        let handler = SeedEraHandler()
+        let observer = NotificationCenter.default.addObserver(forName: .AudioSessionInterruption, object: session, queue: nil) {
+            handler.handleInterruption($0)
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try session.setCategory(AudioSessionCategoryPlayback, mode: AudioSessionModeSpokenAudio, options: [])
+        try session.setActive(true)
+        #expect(session.category == .playback && session.mode == .spokenAudio)
+
+        let call = AudioSession(busAddress: server.busAddress!, appID: "seed-call")
+        try call.setCategory(AudioSessionCategoryPlayAndRecord, mode: AudioSessionModeVoiceChat, options: [])
+        try call.setActive(true)
+        try waitUntil("began") { handler.entries == ["began"] }
+        try call.setActive(false, options: AudioSessionSetActiveOptions.notifyOthersOnDeactivation)
+        try waitUntil("ended with shouldResume") { handler.entries == ["began", "ended shouldResume"] }
+    }
+}
