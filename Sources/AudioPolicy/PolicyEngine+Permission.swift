@@ -47,13 +47,14 @@ extension PolicyEngine {
 
     mutating func recordPermissionAnswered(_ app: String, _ answer: RecordPermission?) {
         let requests = permissionQuestions.removeValue(forKey: app) ?? []
+        let session = sessions.values.first { $0.appID == app }
         if let answer, answer != .undetermined {
             decide(app, answer, source: "user")
-        } else if let session = sessions.values.first(where: { $0.appID == app }) {
+        } else if let session {
             emit(.record(.permission(app: app, recordPermission(of: session), source: "timeout")))
         }
-        let granted = sessions.values.first { $0.appID == app }.map { recordPermission(of: $0) == .granted }
-            ?? (recordPermissions[app] == .granted)
+        // Read after the decision: the session's permission is the new one.
+        let granted = session.map { recordPermission(of: $0) == .granted } ?? (recordPermissions[app] == .granted)
         for request in requests { emit(.reply(request, .success(.bool(granted)))) }
     }
 

@@ -148,6 +148,7 @@ struct PlayerctlTests {
         let metadata = try playerctl("metadata", "--format", "{{mpris:artUrl}}|{{title}}")
         #expect(metadata.hasPrefix("|long title long title"))
         player.commandCenter.playCommand.removeTarget(token)
+        try waitUntil("CanPlay false once the target is gone") { try property("CanPlay").contains("false") }
         try waitUntilListed()  // the info still holds it
         player.nowPlayingInfoCenter.nowPlayingInfo = nil
         try waitUntil("the player to leave the bus") { !(try bus.run("playerctl", ["-l"]).output.contains("podcast")) }

@@ -7,12 +7,14 @@ import FoundationEssentials
 /// and taken as empty; it is replaced at the next decision.
 public final class PermissionStore {
     public let path: String
+    private let directory: String
     public private(set) var decisions: [String: RecordPermission] = [:]
     /// What was wrong with the file when it was read, if anything.
     public private(set) var problem: String?
 
     /// The store in `directory` (the bridge's state folder), read now.
     public init(directory: String) {
+        self.directory = directory
         path = directory + "/permissions.json"
         guard let data = FileManager.default.contents(atPath: path) else { return }
         guard let raw = try? JSONDecoder().decode([String: String].self, from: data) else {
@@ -32,7 +34,6 @@ public final class PermissionStore {
     public func set(_ app: String, _ permission: RecordPermission) throws {
         decisions[app] = permission == .undetermined ? nil : permission
         let object = JSONValue.object(decisions.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.rawValue)) })
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data((object.serialized + "\n").utf8).write(to: URL(filePath: path), options: .atomic)
         problem = nil

@@ -9,7 +9,7 @@ extension ServerAdapter {
     /// is ready, also while the server is still being read: effects decided on what the first answers
     /// brought (a stream adopted by a session made meanwhile) must reach the server too.
     public func execute(_ action: PolicyAction) {
-        guard let context, context.state == .ready else {
+        guard let context = commandContext else {
             if action.isServerCommand { report(action, PulseError(code: 1, operation: "no connection to the server")) }
             return
         }
@@ -38,9 +38,12 @@ extension ServerAdapter {
     /// Runs `body` once the server has processed every command sent so far (a round trip), or at
     /// once when there is no connection.
     public func afterPendingCommands(_ body: @escaping () -> Void) {
-        guard let context, isConnected else { return body() }
+        guard let context = commandContext else { return body() }
         context.serverInfo { _ in body() }
     }
+
+    /// The context commands go out on: ready, whether or not the server has been read completely.
+    private var commandContext: PulseContext? { context?.state == .ready ? context : nil }
 
     func report(_ action: PolicyAction, _ error: PulseError) {
         onEvent(.actionFailed(action, AudioSessionError(.unspecified, error.description)))

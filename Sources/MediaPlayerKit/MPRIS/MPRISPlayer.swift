@@ -59,6 +59,7 @@ public final class MPRISPlayer: @unchecked Sendable {
     private var published = false
     private var offers = RemoteCommandOffers()
     private var nowPlaying = NowPlaying(info: nil, state: .unknown, setAt: Date())
+    /// The player's properties as last published (`Position` is computed when read).
     private var lastProperties: [String: BusValue] = [:]
     private var trackKey = ""
     private var trackNumber = 0
@@ -208,16 +209,18 @@ public final class MPRISPlayer: @unchecked Sendable {
                 return perform(request, answering: call.message)
             }
         }
+        // Reads answer from the values ``update(_:_:)`` keeps; only the position moves between updates.
         var properties: [String: ExportedProperty] = [:]
-        for (name, value) in playerProperties() where name != "Rate" {
-            properties[name] = ExportedProperty(value.signature, get: { [unowned self] in playerProperties()[name]! })
+        for (name, value) in playerProperties() {
+            properties[name] = ExportedProperty(value.signature, get: { [unowned self] in
+                name == "Position" ? .int64(MPRISRules.position(nowPlaying, at: Date())) : lastProperties[name] ?? value
+            })
         }
-        properties["Rate"] = ExportedProperty("d", get: { [unowned self] in .double(MPRISRules.rate(nowPlaying)) },
-                                              set: { [unowned self] value, _ in
+        properties["Rate"]?.set = { [unowned self] value, _ in
             guard let rate = value.doubleValue else { return .invalidArgs("Rate is a double") }
             _ = perform(.setRate(rate), answering: nil)
             return nil
-        })
+        }
         let openUri = ExportedMethod("s") { _ in
             .error(BusError(name: MPRISNames.errorPrefix + "NotSupported", message: "this player opens no URIs"))
         }
