@@ -1,7 +1,8 @@
 import AudioSessionModel
 
 /// Decides a device's port type from, in order: the server's port type, the Bluetooth profile,
-/// `device.form_factor`, `device.bus`, and the port and device names. Two refinements: on a Bluetooth
+/// `device.form_factor`, `device.bus`, and the port and device names.
+/// FireWire, Thunderbolt and AVB links (`device.bus`, `device.api`) name the port after the Bluetooth profile. Two refinements: on a Bluetooth
 /// device the profile comes first (the server types its port by form factor only), and the server's
 /// `Analog`/`Unknown` types say nothing and are passed over.
 public enum PortClassifier {
@@ -15,6 +16,9 @@ public enum PortClassifier {
         // A Bluetooth device's port type is only its form factor (a headset is "Headset" whatever its
         // profile), so for Bluetooth the profile decides first.
         if isBluetooth(device.properties), let type = fromBluetooth(device.properties, output: output) { return type }
+        // FireWire, Thunderbolt and AVB interfaces are named by their link, as Apple names them,
+        // whatever their (analog) ports say.
+        if let type = fromInterface(device.properties) { return type }
         if let port, let type = fromServerType(port.serverType, output: output, names: names) {
             // ALSA names every HDMI/DP port "hdmi-output-N"; only a description that says DisplayPort
             // and not HDMI tells them apart.
@@ -73,6 +77,16 @@ public enum PortClassifier {
         return .bluetoothA2DPOutput
     }
 
+    private static func fromInterface(_ properties: [String: String]) -> PortType? {
+        switch properties["device.bus"] {
+        case "firewire", "ieee1394": return .fireWire
+        case "thunderbolt": return .thunderbolt
+        default: break
+        }
+        if properties["device.api"] == "avb" || properties["device.bus"] == "avb" { return .avb }
+        return nil
+    }
+
     private static func fromFormFactor(_ formFactor: String?, output: Bool) -> PortType? {
         switch formFactor {
         case "internal", "computer", "speaker": output ? .speaker : .microphoneBuiltIn
@@ -91,7 +105,7 @@ public enum PortClassifier {
         switch bus {
         case "usb": .usbAudio
         case "bluetooth": output ? .bluetoothA2DPOutput : .bluetoothHFP
-        case "firewire", "pci", "isa": nil  // say nothing about the port: the names decide
+        case "pci", "isa": nil  // say nothing about the port: the names decide
         case "network": output ? .airPlay : .lineIn
         default: nil
         }

@@ -2,13 +2,14 @@ import AudioSessionModel
 import Foundation
 
 /// Apple's Swift names of the port types (`AVAudioSession.Port.builtInSpeaker`, …) where they differ
-/// from the model's; the others (`.headphones`, `.bluetoothHFP`, `.usbAudio`, …) are spelt alike.
+/// from the model's; the others (`.headphones`, `.bluetoothHFP`, `.usbAudio`, `.fireWire`, `.thunderbolt`, …) are spelt alike.
 extension PortType {
     public static let builtInSpeaker = PortType.speaker
     public static let builtInReceiver = PortType.receiver
     public static let bluetoothA2DP = PortType.bluetoothA2DPOutput
     public static let HDMI = PortType.hdmiOutput
     public static let PCI = PortType.pci
+    public static let AVB = PortType.avb
     public static let builtInMic = PortType.microphoneBuiltIn
     public static let headsetMic = PortType.microphoneWired
 }

@@ -44,6 +44,12 @@ public final class AudioSession: @unchecked Sendable {
     private var hintContinuations: [UUID: AsyncStream<SilenceSecondaryAudioHintType>.Continuation] = [:]
     private var mediaContinuations: [UUID: AsyncStream<MediaServicesEvent>.Continuation] = [:]
 
+    /// A session of the given app on the session bus, for a process that speaks for more than one app
+    /// (``shared`` takes the process name as the app id).
+    public convenience init(appID: String) {
+        self.init(bus: .session, appID: appID)
+    }
+
     /// A session on a given bus, for apps that are not the process's main one (and for tests).
     public convenience init(busAddress: String, appID: String) {
         self.init(bus: .address(busAddress), appID: appID)

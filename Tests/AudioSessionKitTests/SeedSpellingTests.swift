@@ -32,6 +32,7 @@ struct SeedSpellingTests {
             (.builtInSpeaker, "Speaker"), (.builtInReceiver, "Receiver"), (.bluetoothA2DP, "BluetoothA2DPOutput"),
             (.HDMI, "HDMIOutput"), (.PCI, "PCI"), (.builtInMic, "MicrophoneBuiltIn"), (.headsetMic, "MicrophoneWired"),
             (.headphones, "Headphones"), (.bluetoothHFP, "BluetoothHFP"), (.usbAudio, "USBAudio"), (.lineIn, "LineIn"),
+            (.fireWire, "Firewire"), (.AVB, "AVB"), (.thunderbolt, "Thunderbolt"),
         ]
         for (port, raw) in pairs { #expect(port.rawValue == raw) }
     }

@@ -1,0 +1,32 @@
+import AudioSessionModel
+import Foundation
+
+/// The bridge's errors as Foundation sees them, so that code written for AVAudioSession's `NSError`s
+/// ports: the domain is `NSOSStatusErrorDomain`, the code is Apple's four-character code
+/// (`'!pri'` for `insufficientPriority`, -50 for `badParam`), and the description is the bridge's
+/// sentence naming the problem.
+extension AudioSessionError: LocalizedError, CustomNSError {
+    public static var errorDomain: String { NSOSStatusErrorDomain }
+    public var errorCode: Int { code.appleCode }
+    public var errorDescription: String? { message }
+    public var failureReason: String? { "\(code.rawValue) (\(code.fourCharacterCode))" }
+    public var errorUserInfo: [String: Any] {
+        [NSLocalizedDescriptionKey: message, NSLocalizedFailureReasonErrorKey: failureReason ?? code.rawValue]
+    }
+}
+
+extension ErrorCode {
+    /// The code an `NSError` of the bridge carries (``appleCode``), back as a code; nil for others.
+    public init?(appleCode: Int) {
+        guard let code = Self.allCases.first(where: { $0.appleCode == appleCode }) else { return nil }
+        self = code
+    }
+
+    /// Apple's code as its four characters (`!pri`), or the number for `badParam`.
+    public var fourCharacterCode: String {
+        let value = appleCode
+        guard value > 0 else { return String(value) }
+        let scalars = [24, 16, 8, 0].compactMap { Unicode.Scalar(UInt8((value >> $0) & 0xFF)) }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
