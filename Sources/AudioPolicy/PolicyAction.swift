@@ -73,6 +73,8 @@ public enum PolicyAction: Hashable, Sendable {
     case setStreamMute(StreamID, Bool, why: String)
     case setStreamVolume(StreamID, ChannelVolumes, why: String)
     case moveStream(StreamID, to: DeviceID, why: String)
+    /// A device's volume, as an app's `setInputGain` asks (kept: it is not an effect to undo).
+    case setDeviceVolume(DeviceID, ChannelVolumes, why: String)
     case setCardProfile(card: UInt32, profile: String, why: String)
     /// Make the server remember these levels for the app's next stream (repairs its stream memory).
     case rememberStreamLevels(restoreKey: String, StreamLevels, why: String)
@@ -102,7 +104,7 @@ extension PolicyAction {
     /// Whether the action is a command to the sound server.
     public var isServerCommand: Bool {
         switch self {
-        case .setStreamMute, .setStreamVolume, .moveStream, .setCardProfile, .rememberStreamLevels: true
+        case .setStreamMute, .setStreamVolume, .moveStream, .setDeviceVolume, .setCardProfile, .rememberStreamLevels: true
         default: false
         }
     }

@@ -126,6 +126,7 @@ public struct PolicyEngine: Sendable {
             withOwnedSession(request, id, caller) { $0.prefersNoInterruptionsFromSystemAlerts = value }
         case .overrideOutput(let request, let id, let caller, let port): overrideOutput(request, id, caller, port)
         case .setPreferredInput(let request, let id, let caller, let uid): setPreferredInput(request, id, caller, uid)
+        case .setInputGain(let request, let id, let caller, let gain): setInputGain(request, id, caller, gain)
         case .setNowPlayingPlayer(let request, let id, let caller, let name): setNowPlayingPlayer(request, id, caller, name)
         case .requestRecordPermission(let request, let id, let caller): requestRecordPermission(request, id, caller)
         case .setRecordPermission(let request, let app, let permission): setRecordPermission(request, app, permission)

@@ -56,6 +56,8 @@ public enum PolicyEvent: Hashable, Sendable {
     case overrideOutput(RequestID, SessionID, caller: String, OutputOverride)
     /// `""` clears the preference.
     case setPreferredInput(RequestID, SessionID, caller: String, uid: String)
+    /// The gain (0…1) of the session's input device.
+    case setInputGain(RequestID, SessionID, caller: String, Double)
     /// A hint, in hertz: stored and reported; the actual rate is the device's.
     case setPreferredSampleRate(RequestID, SessionID, caller: String, Double)
     /// A hint, in seconds: stored and reported; the actual duration is the device's latency.

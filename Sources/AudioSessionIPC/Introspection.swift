@@ -61,6 +61,9 @@ public enum Introspection {
             <method name="SetPreferredInput">
               <arg name="uid" type="s" direction="in"/>
             </method>
+            <method name="SetInputGain">
+              <arg name="gain" type="d" direction="in"/>
+            </method>
             <method name="OverrideOutputAudioPort">
               <arg name="port" type="s" direction="in"/>
             </method>
@@ -83,6 +86,10 @@ public enum Introspection {
             <property name="IsInterrupted" type="b" access="read"/>
             <property name="CurrentRoute" type="(aa{sv}aa{sv})" access="read"/>
             <property name="AvailableInputs" type="aa{sv}" access="read"/>
+            <property name="IsInputAvailable" type="b" access="read"/>
+            <property name="PreferredInput" type="s" access="read"/>
+            <property name="InputGain" type="d" access="read"/>
+            <property name="IsInputGainSettable" type="b" access="read"/>
             <property name="IsOtherAudioPlaying" type="b" access="read"/>
             <property name="SecondaryAudioShouldBeSilencedHint" type="b" access="read"/>
             <property name="SampleRate" type="d" access="read"/>

@@ -41,6 +41,22 @@ extension PulseContext {
         }
     }
 
+    /// Sets a sink's volume (`pa_context_set_sink_volume_by_index`).
+    public func setSinkVolume(_ index: UInt32, _ volume: [UInt32], _ completion: @escaping Completion) {
+        var cvolume = CConversion.cvolume(volume)
+        command("set sink volume", completion) {
+            pa_context_set_sink_volume_by_index($0, index, &cvolume, SuccessBox.callback, $1)
+        }
+    }
+
+    /// Sets a source's volume (`pa_context_set_source_volume_by_index`).
+    public func setSourceVolume(_ index: UInt32, _ volume: [UInt32], _ completion: @escaping Completion) {
+        var cvolume = CConversion.cvolume(volume)
+        command("set source volume", completion) {
+            pa_context_set_source_volume_by_index($0, index, &cvolume, SuccessBox.callback, $1)
+        }
+    }
+
     /// Moves a sink-input to another sink (`pa_context_move_sink_input_by_index`).
     public func moveSinkInput(_ index: UInt32, toSink sink: UInt32, _ completion: @escaping Completion) {
         command("move sink-input", completion) {

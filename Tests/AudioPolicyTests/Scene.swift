@@ -90,6 +90,9 @@ struct Scene {
         case .moveStream(let id, let device, _):
             serverStreams[id]?.device = device
             return serverStreams[id].map { .streamChanged($0) }
+        case .setDeviceVolume(let id, let volume, _):
+            serverDevices[id]?.volume = volume
+            return serverDevices[id].map { .deviceChanged($0) }
         case .journalWrite(let entry): journal[entry.stream] = entry
         case .journalClear(let id): journal[id] = nil
         case .rememberStreamLevels(let key, let levels, _): remembered[key] = levels

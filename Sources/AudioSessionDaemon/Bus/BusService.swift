@@ -266,31 +266,6 @@ public final class BusService {
                     }
                 }
             },
-            "SetPreferredSampleRate": method("d") { [unowned self] call in
-                owned(call) { id, _ in
-                    forward(call) { .setPreferredSampleRate($0, id, caller: call.sender, call.arguments[0].doubleValue ?? -1) }
-                }
-            },
-            "SetPreferredIOBufferDuration": method("d") { [unowned self] call in
-                owned(call) { id, _ in
-                    forward(call) {
-                        .setPreferredIOBufferDuration($0, id, caller: call.sender, call.arguments[0].doubleValue ?? -1)
-                    }
-                }
-            },
-            "SetPreferredInput": method("s") { [unowned self] call in
-                owned(call) { id, _ in
-                    forward(call) { .setPreferredInput($0, id, caller: call.sender, uid: call.arguments[0].stringValue ?? "") }
-                }
-            },
-            "OverrideOutputAudioPort": method("s") { [unowned self] call in
-                owned(call) { id, _ in
-                    guard let port = call.arguments[0].stringValue.flatMap(OutputOverride.init(rawValue:)) else {
-                        return Self.fail(.badParam, "unknown port override '\(call.arguments[0].stringValue ?? "")'; expected none or speaker")
-                    }
-                    return forward(call) { .overrideOutput($0, id, caller: call.sender, port) }
-                }
-            },
             "SetPrefersNoInterruptionsFromSystemAlerts": method("b") { [unowned self] call in
                 owned(call) { id, _ in
                     forward(call) {
@@ -306,7 +281,7 @@ public final class BusService {
             "Release": method("") { [unowned self] call in
                 owned(call) { id, _ in forward(call) { .releaseSession($0, id, caller: call.sender) } }
             },
-        ].merging(permissionSessionMethods()) { $1 }
+        ].merging(permissionSessionMethods()) { $1 }.merging(hardwareSessionMethods()) { $1 }
         var properties: [String: ExportedProperty] = [:]
         for name in SessionProperties.names {
             properties[name] = ExportedProperty(SessionProperties.signatures[name]!, getAt: { [unowned self] path in

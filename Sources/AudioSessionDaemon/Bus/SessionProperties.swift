@@ -7,7 +7,7 @@ import AudioSessionIPC
 enum SessionProperties {
     static let names = [
         "AppId", "StreamToken", "Category", "Mode", "CategoryOptions", "IsActive", "IsInterrupted", "CurrentRoute",
-        "AvailableInputs", "IsOtherAudioPlaying", "SecondaryAudioShouldBeSilencedHint", "SampleRate",
+        "AvailableInputs", "IsInputAvailable", "PreferredInput", "InputGain", "IsInputGainSettable", "IsOtherAudioPlaying", "SecondaryAudioShouldBeSilencedHint", "SampleRate",
         "PreferredSampleRate", "IOBufferDuration", "PreferredIOBufferDuration", "OutputLatency", "InputLatency",
         "OutputVolume", "OutputNumberOfChannels", "InputNumberOfChannels", "PrefersNoInterruptionsFromSystemAlerts",
         "NowPlayingPlayer", "RecordPermission",
@@ -16,6 +16,7 @@ enum SessionProperties {
     static let signatures: [String: String] = [
         "AppId": "s", "StreamToken": "s", "Category": "s", "Mode": "s", "CategoryOptions": "as", "IsActive": "b",
         "IsInterrupted": "b", "CurrentRoute": "(aa{sv}aa{sv})", "AvailableInputs": "aa{sv}", "IsOtherAudioPlaying": "b",
+        "IsInputAvailable": "b", "PreferredInput": "s", "InputGain": "d", "IsInputGainSettable": "b",
         "SecondaryAudioShouldBeSilencedHint": "b", "SampleRate": "d", "PreferredSampleRate": "d",
         "IOBufferDuration": "d", "PreferredIOBufferDuration": "d", "OutputLatency": "d", "InputLatency": "d",
         "OutputVolume": "d", "OutputNumberOfChannels": "i", "InputNumberOfChannels": "i",
@@ -46,6 +47,11 @@ enum SessionProperties {
         case "AvailableInputs":
             return Codec.encode(engine.devices.values.filter { $0.id.direction == .input && !$0.isMonitor }
                 .sorted { $0.id < $1.id }.map(\.portDescription))
+        case "IsInputAvailable":
+            return .bool(engine.devices.values.contains { $0.id.direction == .input && !$0.isMonitor })
+        case "PreferredInput": return .string(session.preferredInput ?? "")
+        case "InputGain": return .double(engine.inputGain(of: session))
+        case "IsInputGainSettable": return .bool(engine.inputGainRefusal(of: session) == nil)
         case "IsOtherAudioPlaying": return .bool(engine.isOtherAudioPlaying(for: session.id))
         case "SecondaryAudioShouldBeSilencedHint": return .bool(session.secondaryAudioShouldBeSilenced)
         case "SampleRate": return .double(hardware.sampleRate)

@@ -76,6 +76,9 @@ public enum EventLogRecords {
             return make("action", [("action", .string("pause")), ("session", session(id)), ("why", .string(why))])
         case .playPlayer(let id, let why):
             return make("action", [("action", .string("play")), ("session", session(id)), ("why", .string(why))])
+        case .setDeviceVolume(let device, let volume, let why):
+            return make("action", [("action", .string("gain")), ("device", .string(device.description)),
+                                   ("volume", .string(volume.description)), ("why", .string(why))])
         case .setCardProfile(let card, let profile, let why):
             return make("action", [("action", .string("profile")), ("device", .string("card/\(card)")),
                                    ("profile", .string(profile)), ("why", .string(why))])

@@ -26,6 +26,9 @@ extension ServerAdapter {
         case .moveStream(let id, let device, _):
             if id.direction == .output { context.moveSinkInput(id.index, toSink: device.index, done) }
             else { context.moveSourceOutput(id.index, toSource: device.index, done) }
+        case .setDeviceVolume(let id, let volume, _):
+            if id.direction == .output { context.setSinkVolume(id.index, volume.values, done) }
+            else { context.setSourceVolume(id.index, volume.values, done) }
         case .setCardProfile(let card, let profile, _):
             context.setCardProfile(card, profile, done)
         case .rememberStreamLevels(let key, let levels, _):
