@@ -40,8 +40,8 @@ extension PolicyEngine {
         let volume = ChannelVolumes(channels: max(1, input.volume.values.count),
                                     value: UInt32((gain * Double(ChannelVolumes.norm)).rounded()))
         emit(.reply(request, .success(.done)))
+        // The gain reads the device as the server reports it back.
         guard volume != input.volume else { return }
-        devices[input.id]?.volume = volume
         emit(.setDeviceVolume(input.id, volume, why: "\(id) set its input gain to \(gain)"))
     }
 }

@@ -51,3 +51,19 @@ extension Notification.Name {
     public static let AudioSessionMediaServicesWereLost = AudioSession.mediaServicesWereLostNotification
     public static let AudioSessionMediaServicesWereReset = AudioSession.mediaServicesWereResetNotification
 }
+
+/// The seeds' names of the hardware properties, beside the modern ones they became.
+extension AudioSession {
+    /// `isOtherAudioPlaying`.
+    public var otherAudioPlaying: Bool { isOtherAudioPlaying }
+    /// `sampleRate`.
+    public var currentHardwareSampleRate: Double { sampleRate }
+    /// `inputNumberOfChannels`.
+    public var currentHardwareInputNumberOfChannels: Int { inputNumberOfChannels }
+    /// `outputNumberOfChannels`.
+    public var currentHardwareOutputNumberOfChannels: Int { outputNumberOfChannels }
+    /// `preferredSampleRate`.
+    public var preferredHardwareSampleRate: Double { preferredSampleRate }
+    /// `setPreferredSampleRate(_:)`.
+    public func setPreferredHardwareSampleRate(_ sampleRate: Double) throws { try setPreferredSampleRate(sampleRate) }
+}

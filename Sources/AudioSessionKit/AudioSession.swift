@@ -17,7 +17,7 @@ public final class AudioSession: @unchecked Sendable {
     public static func sharedInstance() -> AudioSession { shared }
 
     /// What the app asked for, applied again after a restart of the bridge.
-    private struct Desired {
+    struct Desired {
         var configuration = SessionConfiguration.initial
         var active = false
         var preferredSampleRate: Double?
@@ -31,7 +31,7 @@ public final class AudioSession: @unchecked Sendable {
     let appID: String
     private let link: BridgeLink
     /// Guards the state below; never held across a call to the bridge.
-    private let lock = NSRecursiveLock()
+    let lock = NSRecursiveLock()
     /// Serialises the creation of the session on the bridge.
     private let creation = NSLock()
     private var desired = Desired()
@@ -43,6 +43,11 @@ public final class AudioSession: @unchecked Sendable {
     private var routeContinuations: [UUID: AsyncStream<RouteChange>.Continuation] = [:]
     private var hintContinuations: [UUID: AsyncStream<SilenceSecondaryAudioHintType>.Continuation] = [:]
     private var mediaContinuations: [UUID: AsyncStream<MediaServicesEvent>.Continuation] = [:]
+    /// The session's properties as the bridge last published them (GetAll at creation, then
+    /// PropertiesChanged), so that a read is not a round trip.
+    private var cache: [String: BusValue] = [:]
+    /// Observers of properties, by D-Bus property name (see `AudioSession+Properties`).
+    var propertyObservers: [String: [UUID: @Sendable () -> Void]] = [:]
 
     /// A session of the given app on the session bus, for a process that speaks for more than one app
     /// (``shared`` takes the process name as the app id).
@@ -66,6 +71,7 @@ public final class AudioSession: @unchecked Sendable {
     deinit {
         link.shutDown()
         lock.withLock {
+            propertyObservers = [:]
             interruptionContinuations.values.forEach { $0.finish() }
             routeContinuations.values.forEach { $0.finish() }
             hintContinuations.values.forEach { $0.finish() }
@@ -99,6 +105,7 @@ public final class AudioSession: @unchecked Sendable {
         }
         do {
             try applyDesired(path)
+            try loadProperties(path)
         } catch {
             lock.withLock { sessionPath = nil }
             throw error
@@ -131,16 +138,47 @@ public final class AudioSession: @unchecked Sendable {
         if wanted.active { _ = try link.call(path, interface, "SetActive", [.bool(true), .strings([])]) }
     }
 
-    func property(_ name: String) -> BusValue? {
-        guard let path = try? ensureSession(),
-            let reply = try? link.call(path, "org.freedesktop.DBus.Properties", "Get",
-                                       [.string(BusContract.sessionInterface), .string(name)])
-        else { return nil }
-        if case .variant(let value) = reply.first { return value }
-        return reply.first
+    /// Reads every property once (at creation); PropertiesChanged keeps them from then on. The
+    /// answer is stored on the library's thread, in order with the signals before and after it.
+    private func loadProperties(_ path: String) throws(AudioSessionError) {
+        _ = try link.call(path, "org.freedesktop.DBus.Properties", "GetAll", [.string(BusContract.sessionInterface)]) {
+            [weak self] reply in
+            guard let self, let values = reply.first?.stringDictionary else { return }
+            lock.withLock { cache = values }
+        }
     }
 
-    private func update(_ change: (inout Desired) -> Void) {
+    /// Reads the properties from the bridge now, instead of waiting for PropertiesChanged; throws
+    /// `MediaServicesFailed` when the bridge cannot be reached (which a property read cannot say).
+    public func refreshProperties() throws {
+        try loadProperties(try ensureSession())
+    }
+
+    /// A property as the bridge last published it; the session is created on the bridge first if it
+    /// is not yet. Nil when the bridge was never reached.
+    func property(_ name: String) -> BusValue? {
+        if lock.withLock({ sessionPath == nil }) { _ = try? ensureSession() }
+        return lock.withLock { cache[name] }
+    }
+
+    /// The bridge changed some properties: store them, then tell the observers (off the loop thread).
+    private func propertiesChanged(_ changed: [String: BusValue]) {
+        let observers = lock.withLock { () -> [@Sendable () -> Void] in
+            cache.merge(changed) { $1 }
+            return changed.keys.flatMap { (propertyObservers[$0] ?? [:]).values }
+        }
+        notifications.async { [self] in
+            for name in changed.keys.sorted() {
+                for swiftName in Self.swiftNames(ofBusProperty: name) {
+                    NotificationCenter.default.post(name: Self.propertyDidChangeNotification, object: self,
+                                                    userInfo: [AudioSessionPropertyNameKey: swiftName])
+                }
+            }
+            observers.forEach { $0() }
+        }
+    }
+
+    func update(_ change: (inout Desired) -> Void) {
         lock.lock()
         change(&desired)
         lock.unlock()
@@ -182,52 +220,6 @@ public final class AudioSession: @unchecked Sendable {
     public var streamToken: String? {
         _ = try? ensureSession()
         return lock.withLock { token }
-    }
-
-    // MARK: Routes and hardware
-
-    public var currentRoute: AudioSessionRouteDescription {
-        AudioSessionRouteDescription(property("CurrentRoute").flatMap(Codec.decodeRoute) ?? .empty)
-    }
-
-    public var availableInputs: [AudioSessionPortDescription]? {
-        property("AvailableInputs")?.arrayItems?.compactMap(Codec.decodePort).map(AudioSessionPortDescription.init)
-    }
-
-    public var isOtherAudioPlaying: Bool { property("IsOtherAudioPlaying")?.boolValue ?? false }
-    public var secondaryAudioShouldBeSilencedHint: Bool { property("SecondaryAudioShouldBeSilencedHint")?.boolValue ?? false }
-    public var sampleRate: Double { property("SampleRate")?.doubleValue ?? 0 }
-    public var preferredSampleRate: Double { property("PreferredSampleRate")?.doubleValue ?? 0 }
-    public var ioBufferDuration: TimeInterval { property("IOBufferDuration")?.doubleValue ?? 0 }
-    public var preferredIOBufferDuration: TimeInterval { property("PreferredIOBufferDuration")?.doubleValue ?? 0 }
-    public var outputLatency: TimeInterval { property("OutputLatency")?.doubleValue ?? 0 }
-    public var inputLatency: TimeInterval { property("InputLatency")?.doubleValue ?? 0 }
-    public var outputVolume: Float { Float(property("OutputVolume")?.doubleValue ?? 0) }
-    public var outputNumberOfChannels: Int { Int(property("OutputNumberOfChannels")?.int32Value ?? 0) }
-    public var inputNumberOfChannels: Int { Int(property("InputNumberOfChannels")?.int32Value ?? 0) }
-    public var prefersNoInterruptionsFromSystemAlerts: Bool {
-        property("PrefersNoInterruptionsFromSystemAlerts")?.boolValue ?? false
-    }
-
-    public func setPreferredSampleRate(_ sampleRate: Double) throws {
-        _ = try call("SetPreferredSampleRate", [.double(sampleRate)])
-        update { $0.preferredSampleRate = sampleRate }
-    }
-
-    public func setPreferredIOBufferDuration(_ duration: TimeInterval) throws {
-        _ = try call("SetPreferredIOBufferDuration", [.double(duration)])
-        update { $0.preferredIOBufferDuration = duration }
-    }
-
-    /// Prefers an input (one of ``availableInputs``), or none.
-    public func setPreferredInput(_ input: AudioSessionPortDescription?) throws {
-        _ = try call("SetPreferredInput", [.string(input?.uid ?? "")])
-        update { $0.preferredInput = input?.uid }
-    }
-
-    public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
-        _ = try call("OverrideOutputAudioPort", [.string(portOverride == .speaker ? "speaker" : "none")])
-        update { $0.portOverride = portOverride }
     }
 
     /// Registers the MPRIS player that speaks for this session (MediaPlayerKit registers its own), so
@@ -293,9 +285,15 @@ public final class AudioSession: @unchecked Sendable {
     }
 
     private func signal(_ message: BusMessage) {
-        guard message.path == lock.withLock({ sessionPath }), message.interface == BusContract.sessionInterface,
-            let member = message.member
-        else { return }
+        guard message.path == lock.withLock({ sessionPath }) else { return }
+        if message.interface == "org.freedesktop.DBus.Properties", message.member == "PropertiesChanged",
+            message.arguments.first?.stringValue == BusContract.sessionInterface,
+            let changed = message.arguments.dropFirst().first?.stringDictionary
+        {
+            propertiesChanged(changed)
+            return
+        }
+        guard message.interface == BusContract.sessionInterface, let member = message.member else { return }
         let arguments = message.arguments
         switch member {
         case "Interruption":

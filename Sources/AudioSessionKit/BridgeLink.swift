@@ -83,8 +83,9 @@ final class BridgeLink: @unchecked Sendable {
 
     /// Calls a method of the bridge from an app thread and waits for the answer. The bridge's errors
     /// come back as ``AudioSessionError``; an absent bridge is ``ErrorCode/mediaServicesFailed``.
+    /// `onReply` sees a successful answer on the loop thread, in order with the signals around it.
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: [BusValue] = [],
-              timeout: Duration = .seconds(10)) throws(AudioSessionError) -> [BusValue]
+              timeout: Duration = .seconds(10), onReply: (@Sendable ([BusValue]) -> Void)? = nil) throws(AudioSessionError) -> [BusValue]
     {
         precondition(!loop.isOnLoopThread, "AudioSession calls cannot be made from the library's own thread")
         let done = DispatchSemaphore(value: 0)
@@ -98,6 +99,7 @@ final class BridgeLink: @unchecked Sendable {
             connection.call(.methodCall(destination: BusContract.busName, path: path, interface: interface,
                                         member: member, arguments), timeout: timeout) { result in
                 outcome.result = result.map(\.arguments)
+                if case .success(let values) = outcome.result { onReply?(values) }
                 done.signal()
             }
         }
