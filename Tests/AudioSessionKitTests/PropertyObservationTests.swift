@@ -37,7 +37,8 @@ struct PropertyObservationTests {
         }
         #expect(session.isInputAvailable)
         let routes = Collected<String>()
-        let routeTask = Task { for await route in session.changes(of: \.currentRoute) { routes.append(route.inputs.first?.portName ?? "") } }
+        let routeChanges = session.changes(of: \.currentRoute)
+        let routeTask = Task { for await route in routeChanges { routes.append(route.inputs.first?.portName ?? "") } }
         defer { routeTask.cancel() }
         let usb = try #require(session.availableInputs?.first { $0.uid.hasPrefix("usb_headset_mic") })
         try session.setPreferredInput(usb)
@@ -48,7 +49,8 @@ struct PropertyObservationTests {
 
         // The gain is the route input's volume on the server, and observers hear it.
         let gains = Collected<Float>()
-        let gainTask = Task { for await gain in session.changes(of: \.inputGain) { gains.append(gain) } }
+        let gainChanges = session.changes(of: \.inputGain)
+        let gainTask = Task { for await gain in gainChanges { gains.append(gain) } }
         defer { gainTask.cancel() }
         let named = Collected<String>()
         let observer = NotificationCenter.default.addObserver(forName: AudioSession.propertyDidChangeNotification,
@@ -84,7 +86,8 @@ struct PropertyObservationTests {
         try session.setCategory(.playback, mode: .default, options: [])
         try session.setActive(true)
         let volumes = Collected<Float>()
-        let task = Task { for await volume in session.changes(of: \.outputVolume) { volumes.append(volume) } }
+        let volumeChanges = session.changes(of: \.outputVolume)
+        let task = Task { for await volume in volumeChanges { volumes.append(volume) } }
         defer { task.cancel() }
         try server.pactl(["set-sink-volume", "speaker", "\(0x4000)"])
         try waitUntil("the output volume observed at 25 %") { volumes.values.last == 0.25 }

@@ -40,7 +40,7 @@ public final class BusService {
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
         core.observeActions { [unowned self] action in self.perform(action) }
         // Property changes are gathered and sent shortly after: once the server commands of the step
-        // have left, and once for a burst of events.
+        // have left, and once for a burst of events (or at once, before a reply or signal).
         core.observeSettled { [unowned self] _ in propertyTimer.armIfIdle(after: BridgeCore.bookkeepingDelay) }
         guard try connection.requestName(BusContract.busName) else {
             throw BusError(name: "org.freedesktop.DBus.Error.AddressInUse",
@@ -300,6 +300,13 @@ public final class BusService {
     }
 
     private func perform(_ action: PolicyAction) {
+        // A client reading a property in its handler of a reply or a signal reads the state that
+        // caused it (as on Apple's platforms): the properties of the step go out first.
+        switch action {
+        case .reply, .interruption, .routeChange, .secondaryAudioHint, .mediaServicesLost, .mediaServicesReset:
+            emitPropertyChanges()
+        default: break
+        }
         switch action {
         case .reply(let request, let result):
             guard let message = pending.removeValue(forKey: request) else { return }
