@@ -43,6 +43,8 @@ public enum EventRecord: Hashable, Sendable {
     case deviceAdded(DeviceID, PortDescription)
     case deviceRemoved(DeviceID, PortDescription)
     case deviceChanged(DeviceID, PortDescription)
+    /// An input device was muted or unmuted (what `builtInMicMuted` follows).
+    case deviceMute(DeviceID, PortDescription, muted: Bool)
     case serverLost(server: String)
     case serverReset(server: String)
     /// A policy of the sound server's own that the bridge leaves in charge of some streams (WirePlumber

@@ -55,6 +55,7 @@ extension PolicyEngine {
             }
         }
         if info.id.direction == .input && old.mute != info.mute {
+            emit(.record(.deviceMute(info.id, info.portDescription, muted: info.mute)))
             if info.mute {
                 for id in sessions.keys.sorted() { checkMicrophoneMuted(id) }
             } else {

@@ -5,57 +5,23 @@ import PulseAudioClient
 /// An app's own libpulse playback inside its audio session: its own loop and context, one stream that
 /// carries the session's token and the session's buffer plan, playing a quiet tone. The examples use it.
 public final class SessionTonePlayer: @unchecked Sendable {
-    public let loop: PulseLoop
     public let session: AudioSession
-    private var context: PulseContext?
+    public var loop: PulseLoop { client.loop }
     public private(set) var stream: PulsePlaybackStream?
+    private var client: SessionPulseClient!
 
     /// Connects to the sound server (`PULSE_SERVER` or libpulse's default) and waits until the
     /// stream plays, or throws.
     public init(session: AudioSession, appName: String, role: String? = nil) throws {
         self.session = session
-        loop = try PulseLoop()
-        loop.start()
         let plan = StreamBufferPlan(session: session)
-        var properties = ["application.name": appName]
-        if let token = session.streamToken { properties["audiosession.token"] = token }
-        if let role { properties["media.role"] = role }
-        let streamProperties = properties
-        let ready = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
-        loop.perform { [self] in
-            do {
-                let context = try PulseContext(loop: loop, name: appName, properties: streamProperties)
-                self.context = context
-                context.onStateChange = { [unowned self] state in
-                    if state == .ready {
-                        do {
-                            let stream = try PulsePlaybackStream(context: context, name: "\(appName) tone",
-                                                                 sampleRate: plan.sampleRate, channels: plan.channels,
-                                                                 properties: streamProperties)
-                            self.stream = stream
-                            stream.onStateChange = { ok in
-                                if !ok { failure.message = "the stream failed" }
-                                ready.signal()
-                            }
-                            try stream.connect(bufferAttributes: plan.playbackAttributes)
-                        } catch {
-                            failure.message = "\(error)"
-                            ready.signal()
-                        }
-                    } else if state.isFinal {
-                        failure.message = "cannot reach the sound server: \(context.lastError)"
-                        ready.signal()
-                    }
-                }
-                try context.connect(server: ProcessInfo.processInfo.environment["PULSE_SERVER"])
-            } catch {
-                failure.message = "\(error)"
-                ready.signal()
-            }
+        client = try SessionPulseClient(session: session, appName: appName, role: role) { [unowned self] context, properties, ready in
+            let stream = try PulsePlaybackStream(context: context, name: "\(appName) tone", sampleRate: plan.sampleRate,
+                                                 channels: plan.channels, properties: properties)
+            self.stream = stream
+            stream.onStateChange = ready
+            try stream.connect(bufferAttributes: plan.playbackAttributes)
         }
-        guard ready.wait(timeout: .now() + 10) == .success else { throw PlayerError("the sound server did not answer") }
-        if let message = failure.message { throw PlayerError(message) }
     }
 
     /// Pauses or resumes the tone, on the loop thread.
@@ -65,20 +31,51 @@ public final class SessionTonePlayer: @unchecked Sendable {
 
     /// Stops the tone and waits until the server has let go of it.
     public func stop() {
+        client.stop { [self] in stream?.disconnect() }
+    }
+}
+
+/// An app's own libpulse recording inside its audio session: like ``SessionTonePlayer``, one record
+/// stream from the server's input (or `device`) with the session's token and buffer plan, read and
+/// measured, and a ``SessionRecordController`` that pauses it on interruptions. The voip-call example
+/// speaks with a tone player and listens with it.
+public final class SessionRecorder: @unchecked Sendable {
+    public let session: AudioSession
+    public var loop: PulseLoop { client.loop }
+    public private(set) var stream: PulseRecordStream?
+    public private(set) var controller: SessionRecordController?
+    private var client: SessionPulseClient!
+
+    /// Connects and waits until the recording runs, or throws.
+    public init(session: AudioSession, appName: String, role: String? = nil, device: String? = nil) throws {
+        self.session = session
+        let plan = StreamBufferPlan(session: session)
+        client = try SessionPulseClient(session: session, appName: appName, role: role) { [unowned self] context, properties, ready in
+            let stream = try PulseRecordStream(context: context, name: "\(appName) input", sampleRate: plan.sampleRate,
+                                               channels: plan.channels, properties: properties)
+            self.stream = stream
+            stream.onStateChange = ready
+            try stream.connect(bufferAttributes: plan.recordAttributes, device: device)
+        }
+        controller = SessionRecordController(session: session, stream: stream!, loop: client.loop)
+    }
+
+    /// Frames read so far (read on the loop thread).
+    public var framesRead: Int {
+        let box = Box()
         let done = DispatchSemaphore(value: 0)
         loop.perform { [self] in
-            stream?.disconnect()
-            context?.disconnect()
+            box.value = stream?.framesRead ?? 0
             done.signal()
         }
         done.wait()
+        return box.value
     }
 
-    private final class FailureBox: @unchecked Sendable { var message: String? }
-
-    /// A player failure, with its reason.
-    public struct PlayerError: Error, CustomStringConvertible {
-        public var description: String
-        init(_ description: String) { self.description = description }
+    /// Stops the recording and waits until the server has let go of it.
+    public func stop() {
+        client.stop { [self] in stream?.disconnect() }
     }
+
+    private final class Box: @unchecked Sendable { var value = 0 }
 }

@@ -120,6 +120,9 @@ public enum EventLogRecords {
             }
             return make(event, [("device", .string(device.description)), ("port", .string(port.uid)),
                                 ("portType", .string(port.portType.rawValue))])
+        case .deviceMute(let device, let port, let muted):
+            return make("device.mute", [("device", .string(device.description)), ("port", .string(port.uid)),
+                                        ("muted", .bool(muted))])
         case .effect(let name, let stream, let id, let why):
             return make("action", [("action", .string(name)), ("stream", .string(stream.description)),
                                    ("session", id.map(session) ?? .null), ("why", .string(why))])
