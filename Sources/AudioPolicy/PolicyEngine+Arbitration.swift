@@ -5,7 +5,9 @@ extension PolicyEngine {
                             _ options: SetActiveOptions) {
         guard let session = ownedSession(request, id, caller) else { return }
         let result: Result<ReplyValue, AudioSessionError>
-        if active {
+        if active, let refusal = backgroundActivationRefusal(of: session) {
+            result = .failure(refusal)
+        } else if active {
             result = activate(id).map { .done }
         } else if session.runningStreams > 0 {
             result = .failure(AudioSessionError(

@@ -185,7 +185,8 @@ extension PolicyEngine {
 
     /// Compares a session's route with the one last reported and reports the change with its reason.
     mutating func reportRoute(of id: SessionID, cause: RouteCause, removed: DeviceInfo? = nil) {
-        guard var session = sessions[id] else { return }
+        // While the server is being read again after a loss, routes are compared once, at the reset.
+        guard isServerConnected, var session = sessions[id] else { return }
         let route = computeRoute(session)
         let previous = session.reportedRoute
         if cause != .categoryChange && route == previous { return }
@@ -247,7 +248,7 @@ extension PolicyEngine {
         cause != .categoryChange && cause != .override
     }
 
-    private mutating func announce(_ session: inout Session, reason: RouteChangeReason, route: RouteDescription,
+    mutating func announce(_ session: inout Session, reason: RouteChangeReason, route: RouteDescription,
                                    cause: RouteCause) {
         let previous = session.reportedRoute
         session.reportedRoute = route
@@ -269,6 +270,7 @@ extension PolicyEngine {
         var reason: RouteChangeReason = hold.reappeared ? .routeConfigurationChange : .oldDeviceUnavailable
         if lacksRequiredDevice(route, session.configuration.category) { reason = .noSuitableRouteForCategory }
         announce(&session, reason: reason, route: route, cause: .deviceRemoved(bluetoothAddress: hold.bluetoothAddress))
+        if !hold.reappeared { callRouteDisconnected(id) }
     }
 
     /// Whether the route holds a port that appeared after the session's last report.
@@ -326,16 +328,21 @@ extension PolicyEngine {
         refreshSecondaryAudioHints()
     }
 
-    /// The server is back and was read again: sessions are told to set themselves up again.
+    /// The server is back and was read again: sessions are told to set themselves up again. A route
+    /// that differs from the one reported before the loss changed while no one could see why: it is
+    /// reported with `unknown`, after the reset.
     mutating func serverReset() {
         isServerConnected = true
         emit(.record(.serverReset(server: serverName)))
         for id in sessions.keys.sorted() {
-            if let session = sessions[id] {
-                let route = computeRoute(session)
+            emit(.mediaServicesReset(id))
+            guard var session = sessions[id] else { continue }
+            let route = computeRoute(session)
+            if route != session.reportedRoute && session.kind == .explicit {
+                announce(&session, reason: .unknown, route: route, cause: .override)
+            } else {
                 sessions[id]?.reportedRoute = route
             }
-            emit(.mediaServicesReset(id))
         }
     }
 }

@@ -150,6 +150,10 @@ extension PolicyEngine {
 
     mutating func setPreferredInput(_ request: RequestID, _ id: SessionID, _ caller: String, _ uid: String) {
         guard var session = ownedSession(request, id, caller) else { return }
+        if !uid.isEmpty, let refusal = recordingRefusal(of: session) {
+            emit(.reply(request, .failure(refusal)))
+            return
+        }
         if !uid.isEmpty && device(withUID: uid, .input) == nil {
             emit(.reply(request, .failure(AudioSessionError(.badParam, "no input with uid '\(uid)'"))))
             return

@@ -159,7 +159,7 @@ public struct PolicyEngine: Sendable {
         case .screenLocked(let locked):
             screenLocked = locked
             refreshSilencedSessions()
-        case .sleep: isAsleep = true
+        case .sleep: sleep()
         case .wake: wake()
         case .policiesLoaded(let set): policySet = set
         case .tick: break

@@ -7,6 +7,8 @@ enum MuteCause: Hashable, Sendable {
     case screenLock
     /// The app may not record: its input records silence.
     case recordPermissionDenied
+    /// The app's explicit session has a category without input (`CannotStartRecording`).
+    case categoryWithoutInput
 }
 
 /// Why the bridge lowers a stream's volume.

@@ -14,7 +14,8 @@ extension PulseRecordStream: CorkableStream {}
 
 /// What AVPlayer and AVAudioRecorder do by themselves on interruptions: pause a stream when an
 /// interruption begins (whatever its reason: a call, the microphone muted) and, when it ends with
-/// `shouldResume`, reactivate the session and resume the stream if it was running.
+/// `shouldResume`, reactivate the session and resume the stream if it was running. A session
+/// suspended by sleep (`appWasSuspended`) is activated again and the stream left running.
 final class InterruptionFollower: @unchecked Sendable {
     let session: AudioSession
     let stream: any CorkableStream
@@ -39,6 +40,14 @@ final class InterruptionFollower: @unchecked Sendable {
     deinit { task?.cancel() }
 
     private func handle(_ interruption: AudioSession.Interruption) {
+        if interruption.type == .began && interruption.reason == .appWasSuspended {
+            // The machine slept; no one else took the audio: activate again and go on as before.
+            let active = (try? session.setActive(true)) != nil
+            loop.perform { [self] in
+                onAction("\(noun) goes on: the session was suspended by sleep\(active ? " and is active again" : "")")
+            }
+            return
+        }
         // Resuming takes the audio back first, as the guide says: activate, then resume.
         if interruption.type == .ended && interruption.options.contains(.shouldResume) {
             try? session.setActive(true)

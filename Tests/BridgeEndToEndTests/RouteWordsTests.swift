@@ -1,0 +1,57 @@
+import AudioTestHarness
+import DBusKit
+import Foundation
+import Testing
+
+/// The route words on a real server, through a D-Bus client: the speaker override moves the
+/// streams, and a restart of the sound server reaches the client as MediaServicesWereLost then Reset.
+@Suite("Route words against real servers", .serialized)
+struct RouteWordsTests {
+    @Test("OverrideOutputAudioPort(speaker) moves a call from the headphones to the speaker, and none moves it back",
+          arguments: SoundServerKind.allCases)
+    func speakerOverride(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        _ = try scenario.server.plug(.wiredHeadphones)
+        try scenario.server.setDefaultSink("headphones")
+        let app = try scenario.client()
+        let call = try scenario.session(app, "call", "playAndRecord", mode: "voiceChat")
+        let stream = try scenario.play("call", token: call.token, in: call.path, observer: app)
+        let headphones = try #require(try scenario.server.deviceIndex(named: "headphones"))
+        let speaker = try #require(try scenario.server.deviceIndex(named: "speaker"))
+        try waitUntil("the call on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
+
+        app.forgetSignals()
+        _ = try app.call(call.path, BusClient.sessionInterface, "OverrideOutputAudioPort", [.string("speaker")])
+        try waitUntil("the call moved to the speaker") { try scenario.server.reportedStream(index: stream.index)?.device == speaker }
+        try waitUntil("RouteChange override from the headphones") {
+            app.routeChanges(call.path).contains { $0.reason == "override" && $0.previousOutputs == ["Headphones"] }
+        }
+        _ = try app.call(call.path, BusClient.sessionInterface, "OverrideOutputAudioPort", [.string("none")])
+        try waitUntil("the call back on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
+    }
+
+    @Test("a restart of the sound server reaches a client as MediaServicesWereLost, then Reset; a call still interrupts",
+          arguments: SoundServerKind.allCases)
+    func soundServerRestart(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let app = try scenario.client()
+        let music = try scenario.session(app, "music", "playback")
+        app.forgetSignals()
+        scenario.server.killServer()
+        try waitUntil("MediaServicesWereLost") { !app.signals("MediaServicesWereLost", from: music.path).isEmpty }
+        try scenario.server.restartServer()
+        try waitUntil("MediaServicesWereReset") { !app.signals("MediaServicesWereReset", from: music.path).isEmpty }
+        let order = app.signals.filter { $0.path == music.path && $0.member.hasPrefix("MediaServices") }.map(\.member)
+        #expect(order == ["MediaServicesWereLost", "MediaServicesWereReset"])
+
+        // The session is still there, inactive; activated again, a call interrupts it.
+        try app.setActive(music.path, true)
+        let stream = try scenario.play("music", token: music.token, in: music.path, observer: app)
+        let callApp = try scenario.client()
+        _ = try scenario.session(callApp, "call", "playAndRecord", mode: "voiceChat")
+        try waitUntil("the music muted by the call") { try scenario.muted(stream) == true }
+        #expect(app.interruptions(music.path).map(\.type) == ["began"])
+    }
+}
