@@ -78,6 +78,10 @@ public enum PolicyAction: Hashable, Sendable {
     /// A device's volume, as an app's `setInputGain` asks (kept: it is not an effect to undo).
     case setDeviceVolume(DeviceID, ChannelVolumes, why: String)
     case setCardProfile(card: UInt32, profile: String, why: String)
+    /// A sink named `name` that plays to every one of `outputs` (`module-combine-sink`), for multiRoute.
+    case combineOutputs(name: String, outputs: [String], why: String)
+    /// Removes a sink made by ``combineOutputs(name:outputs:why:)``.
+    case removeCombinedOutput(name: String, why: String)
     /// Make the server remember these levels for the app's next stream (repairs its stream memory).
     case rememberStreamLevels(restoreKey: String, StreamLevels, why: String)
 
@@ -106,7 +110,7 @@ extension PolicyAction {
     /// Whether the action is a command to the sound server.
     public var isServerCommand: Bool {
         switch self {
-        case .setStreamMute, .setStreamVolume, .moveStream, .setDeviceVolume, .setCardProfile, .rememberStreamLevels: true
+        case .setStreamMute, .setStreamVolume, .moveStream, .setDeviceVolume, .setCardProfile, .combineOutputs, .removeCombinedOutput, .rememberStreamLevels: true
         default: false
         }
     }

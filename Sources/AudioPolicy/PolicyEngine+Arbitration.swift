@@ -96,6 +96,7 @@ extension PolicyEngine {
         }
         if session.configuration.options.contains(.duckOthers) { refreshDucking(by: id, fade: session.policy.duckFade) }
         switchToHandsFreeIfNeeded(id)
+        refreshMultiRoute(id)
         checkMicrophoneMuted(id)
         refreshSecondaryAudioHints()
         return .success(())
@@ -111,6 +112,7 @@ extension PolicyEngine {
         endInterruptions(causedBy: id, shouldResume: notifyOthers)
         refreshDucking(by: id, fade: session.policy.duckFade)
         restoreCardProfile(of: id)
+        refreshMultiRoute(id)
         refreshSecondaryAudioHints()
     }
 

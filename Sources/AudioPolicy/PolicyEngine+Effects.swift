@@ -273,6 +273,10 @@ extension PolicyEngine {
     /// Undoes every effect at once (no fades), for a bridge that is stopping.
     mutating func shutDown() {
         isShuttingDown = true
+        for (id, combined) in combinedOutputs.sorted(by: { $0.key < $1.key }) {
+            emit(.removeCombinedOutput(name: combined.name, why: "the bridge is stopping"))
+            combinedOutputs[id] = nil
+        }
         for id in streams.keys.sorted() {
             refreshEffects(of: id, fade: .zero, why: "the bridge is stopping")
             if let stream = streams[id], stream.touched, let key = stream.info.restoreKey {

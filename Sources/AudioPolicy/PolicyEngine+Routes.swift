@@ -32,6 +32,11 @@ extension PolicyEngine {
                 sessions[id]?.routeHold?.reappeared = true
             }
         }
+        if info.name.hasPrefix(Self.combinedOutputPrefix) {
+            combinedOutputAppeared(info)
+        } else if info.id.direction == .output {
+            refreshAllMultiRoutes()
+        }
         reportAllRoutes(cause: .deviceAdded)
     }
 
@@ -82,6 +87,7 @@ extension PolicyEngine {
             streams[streamID]?.deviceLost = true
         }
         if info.id.direction == .input { microphoneUnmuted(id) }
+        if info.id.direction == .output && !info.name.hasPrefix(Self.combinedOutputPrefix) { refreshAllMultiRoutes() }
         for sessionID in sessions.keys.sorted() where sessions[sessionID]?.drivesPlayer == true {
             pauseOnPersonalOutputLost(sessionID, removed: info)
         }
@@ -116,6 +122,9 @@ extension PolicyEngine {
     func preferredDevice(of session: Session, _ direction: Direction) -> DeviceID? {
         switch direction {
         case .output:
+            if session.configuration.category == .multiRoute, let combined = combinedDevice(of: session.id) {
+                return combined.id
+            }
             guard session.outputOverride == .speaker || (session.configuration.options.contains(.defaultToSpeaker)
                 && device(named: defaultDeviceName[.output])?.portDescription.portType == .receiver)
             else { return nil }
@@ -174,9 +183,11 @@ extension PolicyEngine {
     }
 
     func computeRoute(_ session: Session) -> RouteDescription {
-        RouteDescription(
-            inputs: routeDevices(of: session, .input).compactMap { devices[$0]?.portDescription },
-            outputs: routeDevices(of: session, .output).compactMap { devices[$0]?.portDescription })
+        let outputs = session.configuration.category == .multiRoute && multiRouteOutputs().count >= 2
+            ? multiRouteOutputs().map(\.portDescription)
+            : routeDevices(of: session, .output).compactMap { devices[$0]?.portDescription }
+        return RouteDescription(
+            inputs: routeDevices(of: session, .input).compactMap { devices[$0]?.portDescription }, outputs: outputs)
     }
 
     mutating func reportAllRoutes(cause: RouteCause, removed: DeviceInfo? = nil) {
@@ -306,6 +317,7 @@ extension PolicyEngine {
             emit(.mediaServicesLost(id))
         }
         duckingSessions = []
+        combinedOutputs = [:]  // the server's modules went with it
         for id in streams.keys.sorted() {
             guard let stream = streams[id] else { continue }
             if stream.journaled != nil { emit(.journalClear(id)) }
@@ -334,6 +346,7 @@ extension PolicyEngine {
     mutating func serverReset() {
         isServerConnected = true
         emit(.record(.serverReset(server: serverName)))
+        refreshAllMultiRoutes()
         for id in sessions.keys.sorted() {
             emit(.mediaServicesReset(id))
             guard var session = sessions[id] else { continue }

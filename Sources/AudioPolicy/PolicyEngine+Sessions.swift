@@ -97,6 +97,7 @@ extension PolicyEngine {
         if let key = session.appKey, policySessionByApp[key] == id { policySessionByApp[key] = nil }
         let streamIDs = session.streamIDs
         sessions[id] = nil
+        refreshMultiRoute(id)
         for streamID in streamIDs.sorted() {
             streams[streamID]?.session = nil
             refreshEffects(of: streamID, fade: .zero, why: "\(id) was released")
@@ -119,6 +120,10 @@ extension PolicyEngine {
             refreshEffects(ofStreamsIn: id, fade: .zero, why: "category changed")
         }
         refreshSecondaryAudioHints()
+        if before.category != configuration.category && (before.category == .multiRoute || configuration.category == .multiRoute) {
+            refreshMultiRoute(id)
+            moveStreamsToPreferredDevices(of: id, why: "\(id) changed its category to \(configuration.category)")
+        }
         // The category change is always reported, even when the devices stay the same.
         reportRoute(of: id, cause: .categoryChange)
     }

@@ -77,6 +77,9 @@ public struct PolicyEngine: Sendable {
     var nextSessionNumber: UInt32 = 1
     var activationCounter: UInt64 = 0
     var isAsleep = false
+    /// The combined sinks of multiRoute sessions, and a serial that makes their names unique.
+    public internal(set) var combinedOutputs: [SessionID: CombinedOutput] = [:]
+    var combinedOutputSerial: UInt64 = 0
     /// The last change of the default output: from, to, and until when streams landing on it count as its doing.
     var defaultOutputChange: (from: DeviceID, to: DeviceID, until: EngineTime)?
     /// Set by ``PolicyEvent/shutdown``: no effect is applied any more.

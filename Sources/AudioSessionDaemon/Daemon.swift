@@ -82,6 +82,7 @@ public final class Daemon: @unchecked Sendable {
         core.adapter.onReady = { [unowned self] in
             recoverOnce()
             roleModules.takeOver()
+            core.adapter.removeLeftoverCombinedOutputs(keeping: Set(core.engine.combinedOutputs.values.map(\.name)))
         }
         if !options.headless {
             let connection = try BusConnection(options.bus)

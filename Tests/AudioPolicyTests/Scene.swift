@@ -21,6 +21,8 @@ struct Scene {
     /// Whether commands are reported back at once (a server that is fast) or held until ``deliverReports()``.
     var holdReports = false
     var heldReports: [PolicyEvent] = []
+    /// Combined sinks to make or remove once the current event is handled, as the server would.
+    var combineRequests: [(name: String, add: Bool)] = []
     private var nextRequest: UInt64 = 1
     private var nextIndex: UInt32 = 1
 
@@ -76,6 +78,15 @@ struct Scene {
                 }
             }
         }
+        let requests = combineRequests
+        combineRequests = []
+        for request in requests {
+            if request.add {
+                plug(.output, request.name, "multiRoute", properties: [:])
+            } else if let id = serverDevices.values.first(where: { $0.name == request.name })?.id {
+                unplug(id)
+            }
+        }
     }
 
     /// What a server would do with a command, and the report it would send back.
@@ -93,6 +104,8 @@ struct Scene {
         case .setDeviceVolume(let id, let volume, _):
             serverDevices[id]?.volume = volume
             return serverDevices[id].map { .deviceChanged($0) }
+        case .combineOutputs(let name, _, _): combineRequests.append((name, true))
+        case .removeCombinedOutput(let name, _): combineRequests.append((name, false))
         case .journalWrite(let entry): journal[entry.stream] = entry
         case .journalClear(let id): journal[id] = nil
         case .rememberStreamLevels(let key, let levels, _): remembered[key] = levels

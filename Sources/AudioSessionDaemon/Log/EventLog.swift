@@ -76,6 +76,11 @@ public enum EventLogRecords {
             return make("action", [("action", .string("pause")), ("session", session(id)), ("why", .string(why))])
         case .playPlayer(let id, let why):
             return make("action", [("action", .string("play")), ("session", session(id)), ("why", .string(why))])
+        case .combineOutputs(let name, let outputs, let why):
+            return make("action", [("action", .string("combine")), ("device", .string(name)),
+                                   ("outputs", .array(outputs.map { .string($0) })), ("why", .string(why))])
+        case .removeCombinedOutput(let name, let why):
+            return make("action", [("action", .string("uncombine")), ("device", .string(name)), ("why", .string(why))])
         case .setDeviceVolume(let device, let volume, let why):
             return make("action", [("action", .string("gain")), ("device", .string(device.description)),
                                    ("volume", .string(volume.description)), ("why", .string(why))])

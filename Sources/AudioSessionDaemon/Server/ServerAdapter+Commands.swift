@@ -31,6 +31,12 @@ extension ServerAdapter {
             else { context.setSourceVolume(id.index, volume.values, done) }
         case .setCardProfile(let card, let profile, _):
             context.setCardProfile(card, profile, done)
+        case .combineOutputs(let name, let outputs, _):
+            let argument = "sink_name=\(name) slaves=\(outputs.joined(separator: ",")) "
+                + "sink_properties=device.description=multiRoute"
+            context.loadModule("module-combine-sink", argument: argument) { result in done(result.map { _ in }) }
+        case .removeCombinedOutput(let name, _):
+            removeCombinedOutputs(context) { $0 == name }
         case .rememberStreamLevels(let key, let levels, _):
             remember(key, levels, context: context, done)
         default:
@@ -50,6 +56,25 @@ extension ServerAdapter {
 
     func report(_ action: PolicyAction, _ error: PulseError) {
         onEvent(.actionFailed(action, AudioSessionError(.unspecified, error.description)))
+    }
+
+    /// Unloads the bridge's combined sinks (`module-combine-sink` with one of its names) whose name
+    /// `matches`: one that a session no longer needs, or those a killed bridge left behind.
+    func removeCombinedOutputs(_ context: PulseContext, matching matches: @escaping (String) -> Bool) {
+        context.modules { result in
+            for module in (try? result.get()) ?? [] where module.name == "module-combine-sink" {
+                let name = module.argument.split(separator: " ").first { $0.hasPrefix("sink_name=") }?.dropFirst(10)
+                if let name, name.hasPrefix(PolicyEngine.combinedOutputPrefix), matches(String(name)) {
+                    context.unloadModule(module.index) { _ in }
+                }
+            }
+        }
+    }
+
+    /// Unloads the combined sinks a killed bridge left behind: all but those in `keeping`.
+    public func removeLeftoverCombinedOutputs(keeping: Set<String>) {
+        guard let context = commandContext else { return }
+        removeCombinedOutputs(context) { !keeping.contains($0) }
     }
 
     /// Rewrites the server's memory for a stream key with the user's levels (ext-stream-restore).
