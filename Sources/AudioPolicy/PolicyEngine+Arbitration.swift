@@ -95,7 +95,7 @@ extension PolicyEngine {
             interrupt(id, by: call, fade: .zero)
         }
         if session.configuration.options.contains(.duckOthers) { refreshDucking(by: id, fade: session.policy.duckFade) }
-        switchToHandsFreeIfNeeded(id)
+        switchBluetoothProfileIfNeeded(id)
         refreshMultiRoute(id)
         checkMicrophoneMuted(id)
         refreshSecondaryAudioHints()
@@ -246,28 +246,5 @@ extension PolicyEngine {
                 interruptionEnded(id, shouldResume: true, interrupter: nil, reason: .builtInMicMuted)
             }
         }
-    }
-
-    // MARK: Bluetooth profiles
-
-    /// A call on a Bluetooth headset in A2DP needs its hands-free profile for the microphone.
-    mutating func switchToHandsFreeIfNeeded(_ id: SessionID) {
-        guard let session = sessions[id], session.configuration.category.hasInput,
-            session.configuration.options.contains(.allowBluetooth),
-            let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
-            output.bluetoothAddress != nil, let cardIndex = output.card, let card = cards[cardIndex],
-            let active = card.activeProfile, !(card.profiles.first { $0.name == active }?.isHandsFree ?? false),
-            let handsFree = card.profiles.first(where: { $0.isHandsFree && $0.isAvailable })
-        else { return }
-        sessions[id]?.profileSwitch = Session.ProfileSwitch(card: cardIndex, previous: active)
-        emit(.setCardProfile(card: cardIndex, profile: handsFree.name,
-                             why: "\(id) records with Bluetooth allowed: the headset microphone needs \(handsFree.name)"))
-    }
-
-    mutating func restoreCardProfile(of id: SessionID) {
-        guard let change = sessions[id]?.profileSwitch else { return }
-        sessions[id]?.profileSwitch = nil
-        guard cards[change.card] != nil else { return }
-        emit(.setCardProfile(card: change.card, profile: change.previous, why: "\(id) ended its activation"))
     }
 }

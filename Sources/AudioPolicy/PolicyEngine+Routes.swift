@@ -14,6 +14,7 @@ extension PolicyEngine {
         defaultDeviceName[.input] = defaultInput
         guard changed else { return }
         emit(.record(.defaultDevices(output: defaultOutput, input: defaultInput)))
+        avoidAirPlayDefault()
         reportAllRoutes(cause: .defaultChanged)
     }
 
@@ -125,6 +126,7 @@ extension PolicyEngine {
             if session.configuration.category == .multiRoute, let combined = combinedDevice(of: session.id) {
                 return combined.id
             }
+            if let avoiding = outputAvoidingAirPlay(for: session), session.outputOverride != .speaker { return avoiding }
             guard session.outputOverride == .speaker || (session.configuration.options.contains(.defaultToSpeaker)
                 && device(named: defaultDeviceName[.output])?.portDescription.portType == .receiver)
             else { return nil }

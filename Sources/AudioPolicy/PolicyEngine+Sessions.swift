@@ -120,7 +120,11 @@ extension PolicyEngine {
             refreshEffects(ofStreamsIn: id, fade: .zero, why: "category changed")
         }
         refreshSecondaryAudioHints()
-        if before.category != configuration.category && (before.category == .multiRoute || configuration.category == .multiRoute) {
+        let airPlayChanged = before.category != configuration.category
+            || before.options.contains(.allowAirPlay) != configuration.options.contains(.allowAirPlay)
+        if before.category != configuration.category && (before.category == .multiRoute || configuration.category == .multiRoute)
+            || airPlayChanged && device(named: defaultDeviceName[.output])?.portDescription.portType == .airPlay
+        {
             refreshMultiRoute(id)
             moveStreamsToPreferredDevices(of: id, why: "\(id) changed its category to \(configuration.category)")
         }

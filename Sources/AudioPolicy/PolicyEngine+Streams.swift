@@ -98,7 +98,9 @@ extension PolicyEngine {
             }
         }
         absorbReportedLevels(info.id, info.levels)
-        if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) { return }
+        if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
+            return
+        }
         if old.info.device != info.device {
             if isDuckedByServerPolicy(old) != isDuckedByServerPolicy(streams[info.id]!) {
                 refreshEffects(of: info.id, fade: .zero, why: "moved to a device whose server policy ducks differently")

@@ -1,0 +1,91 @@
+import AudioSessionModel
+
+/// The options that admit wireless outputs (DESIGN §2, "Bluetooth and AirPlay"):
+/// - `allowBluetooth` on a session that records: a Bluetooth headset in A2DP is switched to its
+///   hands-free profile for its microphone while the session is active;
+/// - `allowBluetoothA2DP` on a playAndRecord session without `allowBluetooth` (it does not need the
+///   headset's microphone): the headset is kept in, or switched back to, A2DP for its sound;
+/// - `allowAirPlay`: a playAndRecord session plays on an AirPlay (RAOP) sink only with it; without it,
+///   its output goes to the first other output when the default is an AirPlay sink.
+/// A profile the bridge switched is switched back when the session's activation ends.
+extension PolicyEngine {
+    /// The card profile a session's activation asks for on its Bluetooth output, if any.
+    func wantedBluetoothProfile(of session: Session) -> (card: CardInfo, profile: CardInfo.Profile)? {
+        guard let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
+            output.bluetoothAddress != nil, let cardIndex = output.card, let card = cards[cardIndex],
+            let active = card.activeProfile.flatMap({ name in card.profiles.first { $0.name == name } })
+        else { return nil }
+        let options = session.configuration.options
+        if session.configuration.category.hasInput && options.contains(.allowBluetooth) {
+            guard !active.isHandsFree, let handsFree = card.profiles.first(where: { $0.isHandsFree && $0.isAvailable })
+            else { return nil }
+            return (card, handsFree)
+        }
+        if session.configuration.category == .playAndRecord && options.contains(.allowBluetoothA2DP) {
+            guard active.isHandsFree, let a2dp = card.profiles.first(where: { $0.isHighQualityOutput && $0.isAvailable })
+            else { return nil }
+            return (card, a2dp)
+        }
+        return nil
+    }
+
+    /// Switches the Bluetooth headset of an activating session to the profile its options ask for.
+    mutating func switchBluetoothProfileIfNeeded(_ id: SessionID) {
+        guard let session = sessions[id], let (card, profile) = wantedBluetoothProfile(of: session),
+            let previous = card.activeProfile
+        else { return }
+        sessions[id]?.profileSwitch = Session.ProfileSwitch(card: card.index, previous: previous)
+        let why = profile.isHandsFree
+            ? "\(id) records with Bluetooth allowed: the headset microphone needs \(profile.name)"
+            : "\(id) allows Bluetooth A2DP and does not use the headset microphone: \(profile.name) sounds better"
+        emit(.setCardProfile(card: card.index, profile: profile.name, why: why))
+    }
+
+    mutating func restoreCardProfile(of id: SessionID) {
+        guard let change = sessions[id]?.profileSwitch else { return }
+        sessions[id]?.profileSwitch = nil
+        guard cards[change.card] != nil else { return }
+        emit(.setCardProfile(card: change.card, profile: change.previous, why: "\(id) ended its activation"))
+    }
+
+    // MARK: AirPlay
+
+    /// Whether a session keeps off AirPlay sinks: playAndRecord without `allowAirPlay`.
+    func keepsOffAirPlay(_ session: Session) -> Bool {
+        session.configuration.category == .playAndRecord && !session.configuration.options.contains(.allowAirPlay)
+    }
+
+    /// Where a session that keeps off AirPlay plays when the default output is an AirPlay sink: the
+    /// first output that is a real port and not AirPlay. Nil when the default is no AirPlay sink.
+    func outputAvoidingAirPlay(for session: Session) -> DeviceID? {
+        guard keepsOffAirPlay(session),
+            device(named: defaultDeviceName[.output])?.portDescription.portType == .airPlay
+        else { return nil }
+        return devices.values
+            .filter { $0.id.direction == .output && !$0.isMonitor && ![.airPlay, .virtual].contains($0.portDescription.portType) }
+            .map(\.id).min()
+    }
+
+    /// The server moved a stream of a session that keeps off AirPlay onto the new default AirPlay
+    /// sink: it goes to the output it would have chosen (a user's own move is left alone).
+    mutating func keepOffAirPlay(_ old: TrackedStream, movedTo device: DeviceID?) -> Bool {
+        guard let change = defaultOutputChange, now <= change.until, device == change.to, old.expectedMove == nil,
+            let session = old.session.flatMap({ sessions[$0] }), let target = outputAvoidingAirPlay(for: session)
+        else { return false }
+        move(old.info.id, to: target, cause: .streamChange, why: "\(session.id) does not allow AirPlay")
+        return true
+    }
+
+    /// The default output became an AirPlay sink: sessions that keep off AirPlay move their streams.
+    mutating func avoidAirPlayDefault() {
+        guard device(named: defaultDeviceName[.output])?.portDescription.portType == .airPlay else { return }
+        for id in sessions.keys.sorted() where sessions[id].map(keepsOffAirPlay) == true {
+            moveStreamsToPreferredDevices(of: id, why: "\(id) does not allow AirPlay")
+        }
+    }
+}
+
+extension CardInfo.Profile {
+    /// Whether the profile plays high-quality sound without the headset microphone (Bluetooth A2DP).
+    var isHighQualityOutput: Bool { name.lowercased().contains("a2dp") && !isHandsFree }
+}

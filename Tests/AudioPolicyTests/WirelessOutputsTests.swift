@@ -1,0 +1,92 @@
+@testable import AudioPolicy
+import AudioSessionModel
+import Testing
+
+/// The options that admit wireless outputs: the Bluetooth profiles a session's activation asks for,
+/// and AirPlay sinks only with `allowAirPlay` in playAndRecord.
+@Suite("Bluetooth and AirPlay options")
+struct WirelessOutputsTests {
+    struct ProfileRow: CustomTestStringConvertible, Sendable {
+        var label: String
+        var category: SessionCategory
+        var mode: SessionMode = .default
+        var options: CategoryOptions
+        var activeProfile: String
+        var expected: String?
+        var testDescription: String { label }
+    }
+
+    static let profileRows: [ProfileRow] = [
+        ProfileRow(label: "allowBluetooth switches A2DP to hands-free", category: .playAndRecord,
+                   options: [.allowBluetooth], activeProfile: "a2dp-sink", expected: "headset-head-unit"),
+        ProfileRow(label: "a voice chat (allowBluetooth implied) switches to hands-free", category: .playAndRecord,
+                   mode: .voiceChat, options: [], activeProfile: "a2dp-sink", expected: "headset-head-unit"),
+        ProfileRow(label: "allowBluetooth keeps hands-free", category: .playAndRecord, options: [.allowBluetooth],
+                   activeProfile: "headset-head-unit", expected: nil),
+        ProfileRow(label: "allowBluetoothA2DP switches hands-free back to A2DP", category: .playAndRecord,
+                   options: [.allowBluetoothA2DP], activeProfile: "headset-head-unit", expected: "a2dp-sink"),
+        ProfileRow(label: "allowBluetoothA2DP keeps A2DP", category: .playAndRecord, options: [.allowBluetoothA2DP],
+                   activeProfile: "a2dp-sink", expected: nil),
+        ProfileRow(label: "both: hands-free comes first, as on Apple's platforms", category: .playAndRecord,
+                   options: [.allowBluetooth, .allowBluetoothA2DP], activeProfile: "a2dp-sink", expected: "headset-head-unit"),
+        ProfileRow(label: "playAndRecord without either option leaves the profile", category: .playAndRecord,
+                   options: [], activeProfile: "headset-head-unit", expected: nil),
+        ProfileRow(label: "playback leaves the profile", category: .playback, options: [],
+                   activeProfile: "headset-head-unit", expected: nil),
+    ]
+
+    static let bluetooth = ["device.bus": "bluetooth", "api.bluez5.address": "00:11:22:33:44:55"]
+
+    @Test("the profile an activation asks for, and back when it ends", arguments: profileRows)
+    func profiles(row: ProfileRow) {
+        var scene = Scene()
+        scene.send(.cardAppeared(CardInfo(index: 7, name: "bluez_card", profiles: [
+            .init(name: "a2dp-sink"), .init(name: "headset-head-unit"), .init(name: "off"),
+        ], activeProfile: row.activeProfile)))
+        var properties = Self.bluetooth
+        properties["api.bluez5.profile"] = row.activeProfile
+        _ = scene.plug(.output, "bluez_output.headset", "Headset", properties: properties, card: 7)
+        scene.setDefault(.output, "bluez_output.headset", moveStreams: true)
+        scene.mark()
+        let id = scene.activeSession("app", row.category, mode: row.mode, options: row.options)
+        let switched = scene.actions.compactMap { action -> String? in
+            if case .setCardProfile(7, let profile, _) = action { return profile } else { return nil }
+        }
+        #expect(switched == (row.expected.map { [$0] } ?? []))
+        scene.mark()
+        _ = scene.setActive(id, false)
+        let restored = scene.actions.compactMap { action -> String? in
+            if case .setCardProfile(7, let profile, _) = action { return profile } else { return nil }
+        }
+        #expect(restored == (row.expected == nil ? [] : [row.activeProfile]))
+    }
+
+    struct AirPlayRow: CustomTestStringConvertible, Sendable {
+        var category: SessionCategory
+        var options: CategoryOptions
+        var onAirPlay: Bool
+        var testDescription: String { "\(category) \(options.names)" }
+    }
+
+    static let airPlayRows: [AirPlayRow] = [
+        AirPlayRow(category: .playAndRecord, options: [], onAirPlay: false),
+        AirPlayRow(category: .playAndRecord, options: [.allowAirPlay], onAirPlay: true),
+        AirPlayRow(category: .playback, options: [], onAirPlay: true),
+    ]
+
+    @Test("an AirPlay default admits playAndRecord only with allowAirPlay", arguments: airPlayRows)
+    func airPlay(row: AirPlayRow) {
+        var scene = Scene()
+        let id = scene.activeSession("app", row.category, options: row.options)
+        let stream = scene.startStream("app", in: id)
+        let raop = scene.plug(.output, "raop_output.living-room", "Living Room", properties: ["device.bus": "network"])
+        scene.setDefault(.output, "raop_output.living-room", moveStreams: true)
+        #expect((scene.serverStreams[stream]?.device == raop) == row.onAirPlay)
+        #expect((scene.engine.computeRoute(scene.engine.sessions[id]!).outputs.first?.portType == .airPlay) == row.onAirPlay)
+        if !row.onAirPlay {
+            // Allowing AirPlay later lets it follow the default.
+            _ = scene.setCategory(id, row.category, options: row.options.union(.allowAirPlay))
+            #expect(scene.serverStreams[stream]?.device == raop)
+        }
+    }
+}
