@@ -15,6 +15,7 @@ extension PolicyEngine {
         }
         if !output && recordPermission(of: session) == .denied { mutes.insert(.recordPermissionDenied) }
         if !output && recordingRefusal(of: session) != nil { mutes.insert(.categoryWithoutInput) }
+        if output && playbackRefusal(of: session) != nil { mutes.insert(.categoryWithoutOutput) }
         if output && session.configuration.category.isSilencedBySilentModeAndLock {
             if silentMode { mutes.insert(.silentMode) }
             if screenLocked { mutes.insert(.screenLock) }

@@ -12,6 +12,14 @@ extension PolicyEngine {
                                  "\(session.id) (\(session.appID)) records, but category \(session.configuration.category) has no input")
     }
 
+    /// Why an explicit session may not play (`CannotStartPlaying`): its category has no output
+    /// (`record` silences playback, as on Apple's platforms; `audioProcessing` has neither).
+    func playbackRefusal(of session: Session) -> AudioSessionError? {
+        guard session.kind == .explicit, !session.configuration.category.hasOutput else { return nil }
+        return AudioSessionError(.cannotStartPlaying,
+                                 "\(session.id) (\(session.appID)) plays, but category \(session.configuration.category) has no output")
+    }
+
     /// Why an explicit session may not activate in the background (`CannotInterruptOthers`): with the
     /// screen locked, a non-mixable session of a category the lock silences (`soloAmbient`) would
     /// interrupt others for audio no one may hear, as an app in the background may not on Apple's

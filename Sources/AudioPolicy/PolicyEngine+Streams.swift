@@ -53,7 +53,7 @@ extension PolicyEngine {
         sessions[sessionID]?.streamIDs.insert(streamID)
         if stream.isPlaying { count(stream, into: sessionID, by: 1) }
         if stream.isPlaying && streamID.direction == .input { askBeforeRecording(sessionID) }
-        let refusal = streamID.direction == .input ? sessions[sessionID].flatMap(recordingRefusal) : nil
+        let refusal = sessions[sessionID].flatMap(streamID.direction == .input ? recordingRefusal : playbackRefusal)
         refreshEffects(of: streamID, fade: .zero, why: refusal?.description ?? "joined \(sessionID)")
         autoActivateIfNeeded(sessionID)
         moveToPreferredDevice(streamID, why: "joined \(sessionID), which prefers another device")

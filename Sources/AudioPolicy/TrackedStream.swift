@@ -9,6 +9,8 @@ enum MuteCause: Hashable, Sendable {
     case recordPermissionDenied
     /// The app's explicit session has a category without input (`CannotStartRecording`).
     case categoryWithoutInput
+    /// The app's explicit session has a category without output (`CannotStartPlaying`).
+    case categoryWithoutOutput
 }
 
 /// Why the bridge lowers a stream's volume.

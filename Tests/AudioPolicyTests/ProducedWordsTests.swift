@@ -43,6 +43,25 @@ struct ProducedWordsTests {
         #expect(!scene.isMuted(recording))
     }
 
+    @Test("CannotStartPlaying: output in a category without output plays silence",
+          arguments: [(SessionCategory.record, true), (.audioProcessing, true), (.playback, false), (.playAndRecord, false),
+                      (.soloAmbient, false)])
+    func cannotStartPlaying(category: SessionCategory, refused: Bool) {
+        var scene = Scene()
+        let id = scene.createSession("app")
+        _ = scene.setCategory(id, category)
+        let stream = scene.startStream("app", in: id)
+        #expect(scene.isMuted(stream) == refused)
+        if refused {
+            #expect(scene.actions.contains {
+                if case .setStreamMute(stream, true, let why) = $0 { return why.hasPrefix("CannotStartPlaying") }
+                return false
+            })
+        }
+        _ = scene.setCategory(id, .playback)
+        #expect(!scene.isMuted(stream))
+    }
+
     @Test("a policy session records whatever its category: its policy file chose it")
     func policySessionsRecord() {
         var scene = Scene()
