@@ -80,7 +80,13 @@ let package = Package(
                                                                      "AudioPolicy", "AudioSessionDaemon", "AudioSessionModel"],
                           path: "Benchmarks/audiosession-bench"),
 
+        // `make soak`: the reliability runs, and their short versions in `make test`.
+        .target(name: "AudioSessionSoak", dependencies: ["AudioTestHarness", "DBusKit"], path: "Soak/AudioSessionSoak"),
+        .executableTarget(name: "audiosession-soak", dependencies: ["AudioSessionSoak", "AudioTestHarness"],
+                          path: "Soak/audiosession-soak"),
+
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
         .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionIPCTests", dependencies: ["AudioSessionIPC", "AudioSessionModel", "DBusKit"]),

@@ -102,15 +102,16 @@ extension PolicyEngine {
         return .success(())
     }
 
-    /// Ends a session's activation, and the interruptions and ducks it caused.
-    mutating func deactivate(_ id: SessionID, notifyOthers: Bool) {
+    /// Ends a session's activation, and the interruptions and ducks it caused (the ducks fade back
+    /// over the session's duck fade, or `undoFade` when given).
+    mutating func deactivate(_ id: SessionID, notifyOthers: Bool, undoFade: Duration? = nil) {
         guard var session = sessions[id], session.isActive else { return }
         session.isActive = false
         session.autoDeactivateAt = nil
         sessions[id] = session
         emit(.record(.sessionActive(id, app: session.appID, active: false, error: nil)))
         endInterruptions(causedBy: id, shouldResume: notifyOthers)
-        refreshDucking(by: id, fade: session.policy.duckFade)
+        refreshDucking(by: id, fade: undoFade ?? session.policy.duckFade)
         restoreCardProfile(of: id)
         refreshMultiRoute(id)
         refreshSecondaryAudioHints()

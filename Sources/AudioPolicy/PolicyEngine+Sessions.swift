@@ -76,16 +76,19 @@ extension PolicyEngine {
         }
     }
 
+    /// The owner's connection is gone (it quit or crashed): its sessions end, and what they did to
+    /// others is undone at once, without the fades of an ordinary deactivation.
     mutating func ownerVanished(_ busName: String) {
-        for id in sessions(ownedBy: busName) { releaseSession(id) }
+        for id in sessions(ownedBy: busName) { releaseSession(id, undoFade: .zero) }
     }
 
     /// Ends a session: its activation ends (telling those it interrupted, as its policy says), its
     /// streams leave it and every effect it caused is undone.
-    mutating func releaseSession(_ id: SessionID) {
+    mutating func releaseSession(_ id: SessionID, undoFade: Duration? = nil) {
         guard let session = sessions[id] else { return }
         if session.isActive {
-            deactivate(id, notifyOthers: session.kind == .policy && session.policy.notifiesOthersOnDeactivation)
+            deactivate(id, notifyOthers: session.kind == .policy && session.policy.notifiesOthersOnDeactivation,
+                       undoFade: undoFade)
         }
         endInterruptions(causedBy: id, shouldResume: false)
         sessions[id]?.interrupters = []

@@ -34,6 +34,17 @@ struct DuckingTests {
         #expect(scene.journal.isEmpty)
     }
 
+    @Test("a ducker whose owner vanishes (quit or crashed) has its duck undone at once, not faded")
+    func vanishedOwnerUndoesAtOnce() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        scene.setActive(navigation, true)
+        scene.settle()
+        scene.send(.ownerVanished(busName: scene.owner(of: navigation)))
+        #expect(scene.levels(stream) == StreamLevels(volume: ChannelVolumes(channels: 2, value: Self.userVolume), mute: false),
+                "back in the same step, before any tick")
+        #expect(scene.journal.isEmpty)
+    }
+
     @Test("a user's volume change during the duck is kept after the unduck")
     func userChangeDuringDuckIsKept() {
         var (scene, _, stream, navigation) = musicAndNavigation()

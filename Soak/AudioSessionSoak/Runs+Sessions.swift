@@ -1,0 +1,97 @@
+import AudioTestHarness
+import DBusKit
+import Foundation
+
+/// R3 and R5: the sound server restarting under the bridge, and other people's sessions.
+extension SoakRuns {
+    /// R3: `cycles` restarts of the sound server (`pulseaudio` or `pipewire-pulse`) under the bridge; a
+    /// connected client hears MediaServicesWereLost, then Reset, each time. Figures: the time from the
+    /// server answering again to Reset; afterwards a call still interrupts music on the server.
+    public static func serverRestarts(_ kind: SoundServerKind, cycles: Int) throws -> SoakResult {
+        let rig = try SoakRig(kind)
+        defer { rig.stop() }
+        var result = SoakResult(run: "R3 server restarts", stack: kind, cycles: cycles)
+        let app = try rig.client()
+        let music = try rig.session(app, "soak-music", "playback")
+        var resetTimes: [Duration] = []
+        for cycle in 1...cycles {
+            app.forgetSignals()
+            rig.server.killServer()
+            guard timeUntil(timeout: .seconds(15), { !app.signals("MediaServicesWereLost", from: music).isEmpty }) != nil else {
+                result.failures.append("restart \(cycle): no MediaServicesWereLost")
+                try rig.server.restartServer()
+                continue
+            }
+            try rig.server.restartServer()
+            if let time = timeUntil(timeout: .seconds(15), { !app.signals("MediaServicesWereReset", from: music).isEmpty }) {
+                resetTimes.append(time)
+            } else {
+                result.failures.append("restart \(cycle): no MediaServicesWereReset")
+            }
+            let order = app.signals.filter { $0.path == music && $0.member.hasPrefix("MediaServices") }.map(\.member)
+            if order != ["MediaServicesWereLost", "MediaServicesWereReset"] {
+                result.failures.append("restart \(cycle): signals \(order)")
+            }
+        }
+        // Afterwards the bridge still works: a call interrupts the music on the server.
+        try app.setActive(music, true)
+        let token = try app.property(music, "StreamToken").stringValue ?? ""
+        try rig.server.play(app: "soak-music", properties: ["audiosession.token": token])
+        let stream = try rig.server.reportedStream(of: "soak-music")
+        let caller = try rig.client()
+        _ = try rig.session(caller, "soak-call", "playAndRecord", mode: "voiceChat")
+        if timeUntil({ try rig.levels(stream.index)?.mute == true }) == nil {
+            result.failures.append("after the restarts a call did not mute the music")
+        }
+        result.figures = [("server back → Reset", millisecondsSummary(resetTimes)),
+                          ("a call interrupts afterwards", result.failures.contains { $0.hasPrefix("after") } ? "no" : "yes")]
+        return result
+    }
+
+    /// The state-changing calls of a session, with well-formed arguments.
+    static let sessionCalls: [(String, [BusValue])] = [
+        ("SetCategory", [.string("playback"), .string("default"), .strings([])]), ("SetMode", [.string("default")]),
+        ("SetActive", [.bool(true), .strings([])]), ("SetPreferredSampleRate", [.double(44100)]),
+        ("SetPreferredIOBufferDuration", [.double(0.01)]), ("SetPreferredInput", [.string("")]),
+        ("SetInputGain", [.double(0.5)]), ("OverrideOutputAudioPort", [.string("none")]),
+        ("SetPrefersNoInterruptionsFromSystemAlerts", [.bool(true)]), ("SetNowPlayingPlayer", [.string("")]),
+        ("RequestRecordPermission", []), ("Release", []),
+    ]
+
+    /// R5: in each of `cycles` rounds, another connection makes every state-changing call on a session
+    /// that ducks music, and each must be AccessDenied; then the owner's connection closes and the duck
+    /// must be undone within 100 ms. Figure: the time from the close to the music at the user's volume.
+    public static func otherPeoplesSessions(_ kind: SoundServerKind, cycles: Int) throws -> SoakResult {
+        let rig = try SoakRig(kind)
+        defer { rig.stop() }
+        var result = SoakResult(run: "R5 other people's sessions", stack: kind, cycles: cycles)
+        let music = try rig.playingApp("soak-music", role: "music", userVolume: 0xC000).stream
+        let intruder = try rig.client()
+        var denied = 0, undoTimes: [Duration] = []
+        for cycle in 1...cycles {
+            var owner: BusClient? = try rig.client()
+            let path = try rig.session(owner!, "soak-navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])
+            if timeUntil({ try rig.levels(music.index)?.volume ?? 0 < 0xC000 }) == nil {
+                result.failures.append("round \(cycle): the music was not ducked")
+            }
+            for (member, arguments) in sessionCalls {
+                let error = intruder.errorName(path, BusClient.sessionInterface, member, arguments)
+                if error == "io.github.audiosession.Error.AccessDenied" { denied += 1 } else {
+                    result.failures.append("round \(cycle): \(member) from another connection answered \(error ?? "success")")
+                }
+            }
+            owner = nil  // the owner's connection closes: its session ends
+            if let undone = timeUntil({ try rig.atUserLevels(music.index, 0xC000) }) {
+                undoTimes.append(undone)
+                if undone > .milliseconds(100) { result.failures.append("round \(cycle): undone after \(undone)") }
+            } else {
+                result.failures.append("round \(cycle): the duck was never undone")
+            }
+        }
+        let sessions = try intruder.call(BusClient.manager, BusClient.bridge, "ListSessions").first?.arrayItems?.count ?? -1
+        if sessions != 1 { result.failures.append("\(sessions) sessions left, expected the music's policy session alone") }
+        result.figures = [("AccessDenied", "\(denied)/\(cycles * sessionCalls.count)"),
+                          ("owner gone → undone", millisecondsSummary(undoTimes))]
+        return result
+    }
+}

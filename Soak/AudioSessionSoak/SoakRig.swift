@@ -1,0 +1,68 @@
+import AudioTestHarness
+import DBusKit
+import Foundation
+
+/// A private server and bridge for one run, with what the runs ask of them.
+final class SoakRig {
+    let server: SoundServer
+    let daemon: BridgeDaemon
+
+    init(_ kind: SoundServerKind, daemonArguments: [String] = []) throws {
+        server = try SoundServer(kind)
+        do {
+            daemon = try BridgeDaemon(server: server, arguments: daemonArguments)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        daemon.terminate()
+        server.stop()
+    }
+
+    func client() throws -> BusClient { try BusClient(address: server.busAddress!) }
+
+    /// An explicit session, active, with this category, mode and options.
+    func session(_ client: BusClient, _ app: String, _ category: String, mode: String = "default",
+                 options: [String] = []) throws -> String {
+        let path = try client.createSession(app).path
+        try client.setCategory(path, category, mode: mode, options: options)
+        try client.setActive(path, true)
+        return path
+    }
+
+    /// A playing stream of an app that is no child of this process (a `pacat` re-parented away), as
+    /// the server reports it, with the user's volume set on it.
+    func playingApp(_ app: String, role: String, userVolume: UInt32) throws -> (stream: ReportedStream, pid: Int32) {
+        let pid = try server.playDetached(app: app, role: role)
+        let stream = try server.reportedStream(of: app)
+        try server.pactl(["set-sink-input-volume", "\(stream.index)", "\(userVolume)"])
+        try waitUntil("\(app) at the user's volume") { try levels(stream.index)?.volume == userVolume }
+        return (stream, pid)
+    }
+
+    /// A stream's volume (its loudest channel) and mute, as the server reports them.
+    func levels(_ index: UInt32) throws -> (volume: UInt32, mute: Bool)? {
+        guard let stream = try server.reportedStream(index: index) else { return nil }
+        return (stream.volume.values.max() ?? 0, stream.mute)
+    }
+
+    /// Whether the stream is back at the user's levels: that volume and unmuted.
+    func atUserLevels(_ index: UInt32, _ volume: UInt32) throws -> Bool {
+        guard let levels = try levels(index) else { return false }
+        return levels.volume == volume && !levels.mute
+    }
+}
+
+/// Polls `condition` and returns how long it took to hold, or nil after `timeout`.
+func timeUntil(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) -> Duration? {
+    let clock = ContinuousClock()
+    let start = clock.now
+    while clock.now - start < timeout {
+        if (try? condition()) == true { return clock.now - start }
+        usleep(1000)
+    }
+    return nil
+}
