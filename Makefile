@@ -5,6 +5,7 @@
 #   make test     every test: unit tests of the engine and integration tests against real servers
 #   make demo     a scripted scene with the event log on screen (SERVER=pipewire as for run)
 #   make bench    the benchmarks: figures against baselines measured in the same run (BENCH_FLAGS=--quick)
+#   make soak     the reliability runs on every server stack, as a table (SOAK_FLAGS=--cycles-scale 0.1)
 #   make install  binaries, policies, units and the introspection XML into $(PREFIX)
 
 SHELL := /bin/bash
@@ -30,7 +31,7 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build release deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench install clean
+.PHONY: all build release deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench soak install clean
 
 all: build
 
@@ -69,6 +70,9 @@ demo: deps-run $(SERVER_DEPS) release
 
 bench: deps-test release
 	.build/release/audiosession-bench $(BENCH_FLAGS)
+
+soak: deps-test release
+	.build/release/audiosession-soak $(SOAK_FLAGS)
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/audiosession/policies \

@@ -6,7 +6,8 @@ import Foundation
 extension SoakRuns {
     /// R3: `cycles` restarts of the sound server (`pulseaudio` or `pipewire-pulse`) under the bridge; a
     /// connected client hears MediaServicesWereLost, then Reset, each time. Figures: the time from the
-    /// server answering again to Reset; afterwards a call still interrupts music on the server.
+    /// server's start to Reset (the server's own start-up included: on PipeWire the harness adds its
+    /// simulated devices before the server counts as back); afterwards a call still interrupts music.
     public static func serverRestarts(_ kind: SoundServerKind, cycles: Int) throws -> SoakResult {
         let rig = try SoakRig(kind)
         defer { rig.stop() }
@@ -22,9 +23,10 @@ extension SoakRuns {
                 try rig.server.restartServer()
                 continue
             }
+            let started = ContinuousClock.now
             try rig.server.restartServer()
-            if let time = timeUntil(timeout: .seconds(15), { !app.signals("MediaServicesWereReset", from: music).isEmpty }) {
-                resetTimes.append(time)
+            if timeUntil(timeout: .seconds(15), { !app.signals("MediaServicesWereReset", from: music).isEmpty }) != nil {
+                resetTimes.append(ContinuousClock.now - started)
             } else {
                 result.failures.append("restart \(cycle): no MediaServicesWereReset")
             }
@@ -43,7 +45,7 @@ extension SoakRuns {
         if timeUntil({ try rig.levels(stream.index)?.mute == true }) == nil {
             result.failures.append("after the restarts a call did not mute the music")
         }
-        result.figures = [("server back → Reset", millisecondsSummary(resetTimes)),
+        result.figures = [("server started → Reset", millisecondsSummary(resetTimes)),
                           ("a call interrupts afterwards", result.failures.contains { $0.hasPrefix("after") } ? "no" : "yes")]
         return result
     }
@@ -83,7 +85,7 @@ extension SoakRuns {
             owner = nil  // the owner's connection closes: its session ends
             if let undone = timeUntil({ try rig.atUserLevels(music.index, 0xC000) }) {
                 undoTimes.append(undone)
-                if undone > .milliseconds(100) { result.failures.append("round \(cycle): undone after \(undone)") }
+                if undone > .milliseconds(100) { result.budgetMisses.append("round \(cycle): undone after \(undone) (budget 100 ms)") }
             } else {
                 result.failures.append("round \(cycle): the duck was never undone")
             }

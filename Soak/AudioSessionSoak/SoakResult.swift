@@ -2,12 +2,14 @@ import AudioTestHarness
 import Foundation
 
 /// What one reliability run found on one server stack: how many cycles it made, what went wrong
-/// (each failure named), and its figures (name and value, already formatted).
+/// (each failure named), the figures that missed their budget (times and memory: `make soak` judges
+/// them, the short runs in `make test` do not), and its figures (name and value, already formatted).
 public struct SoakResult: Sendable {
     public var run: String
     public var stack: SoundServerKind
     public var cycles: Int
     public var failures: [String]
+    public var budgetMisses: [String] = []
     public var figures: [(String, String)]
 
     public init(run: String, stack: SoundServerKind, cycles: Int, failures: [String] = [], figures: [(String, String)] = []) {
@@ -20,15 +22,16 @@ public struct SoakResult: Sendable {
 
     /// The table `make soak` prints: one row per run and stack, then every failure in full.
     public static func table(_ results: [SoakResult]) -> String {
-        var lines = ["| run | stack | cycles | failures | figures |", "|---|---|---:|---:|---|"]
+        var lines = ["| run | stack | cycles | failures | over budget | figures |", "|---|---|---:|---:|---:|---|"]
         for result in results {
             let figures = result.figures.map { "\($0.0) \($0.1)" }.joined(separator: "; ")
-            lines.append("| \(result.run) | \(result.stack) | \(result.cycles) | \(result.failures.count) | \(figures) |")
+            lines.append("| \(result.run) | \(result.stack) | \(result.cycles) | \(result.failures.count) | "
+                + "\(result.budgetMisses.count) | \(figures) |")
         }
-        for result in results where !result.failures.isEmpty {
+        for result in results where !result.failures.isEmpty || !result.budgetMisses.isEmpty {
             lines.append("")
             lines.append("\(result.run) on \(result.stack):")
-            lines += result.failures.prefix(20).map { "  - \($0)" }
+            lines += (result.failures + result.budgetMisses).prefix(20).map { "  - \($0)" }
         }
         return lines.joined(separator: "\n")
     }

@@ -37,4 +37,4 @@ for (name, run) in runs where only == nil || only == name {
     }
 }
 print("\n" + SoakResult.table(results))
-exit(results.contains { !$0.failures.isEmpty } ? 1 : 0)
+exit(results.contains { !$0.failures.isEmpty || !$0.budgetMisses.isEmpty } ? 1 : 0)

@@ -1,0 +1,26 @@
+import AudioSessionSoak
+import AudioTestHarness
+import Testing
+
+/// The short versions of `make soak`'s runs: a few cycles of each, on every server stack, with no
+/// failure. The figures are `make soak`'s to print, not this test's to judge.
+@Suite("Soak, short", .serialized)
+struct ShortSoakTests {
+    static func expectNoFailures(_ result: SoakResult) {
+        #expect(result.failures.isEmpty, "\(result.run) on \(result.stack): \(result.failures.joined(separator: "; "))")
+    }
+
+    @Test("R1: the bridge killed while it ducks and mutes leaves nothing behind", arguments: SoundServerKind.allCases)
+    func kills(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.kills(kind, cycles: 4)) }
+
+    @Test("R2: short calls next to music never leave it silenced", arguments: SoundServerKind.allCases)
+    func corkRace(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.corkRace(kind, cycles: 40)) }
+
+    @Test("R3: sound-server restarts reach a client as Lost then Reset", arguments: SoundServerKind.allCases)
+    func serverRestarts(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.serverRestarts(kind, cycles: 2)) }
+
+    @Test("R5: other people's sessions are AccessDenied; an owner's death undoes its effects", arguments: SoundServerKind.allCases)
+    func otherPeoplesSessions(kind: SoundServerKind) throws {
+        Self.expectNoFailures(try SoakRuns.otherPeoplesSessions(kind, cycles: 2))
+    }
+}
