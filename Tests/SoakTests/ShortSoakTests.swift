@@ -19,6 +19,9 @@ struct ShortSoakTests {
     @Test("R3: sound-server restarts reach a client as Lost then Reset", arguments: SoundServerKind.allCases)
     func serverRestarts(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.serverRestarts(kind, cycles: 2)) }
 
+    @Test("R4: malformed calls from vanishing connections are all answered and leave no session", arguments: SoundServerKind.allCases)
+    func malformedInput(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.malformedInput(kind, calls: 2000)) }
+
     @Test("R5: other people's sessions are AccessDenied; an owner's death undoes its effects", arguments: SoundServerKind.allCases)
     func otherPeoplesSessions(kind: SoundServerKind) throws {
         Self.expectNoFailures(try SoakRuns.otherPeoplesSessions(kind, cycles: 2))

@@ -166,8 +166,13 @@ public final class BusService {
         }
         // The caller's process comes from the bus, never from the caller's word.
         processID(of: call.sender) { [unowned self] callerPID in
+            // The bus knows the process of every connected caller: without one the caller is gone
+            // (it sent the call and disconnected), and a session made now would have no owner to end it.
+            guard let callerPID else {
+                return objects.reply(to: call.message, Self.fail(.accessDenied, "the caller's connection is gone"))
+            }
             if let hintedPID {
-                guard let callerPID, ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
+                guard ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
                     return objects.reply(to: call.message, Self.fail(.accessDenied,
                                                                      "process \(hintedPID) is not a descendant of the caller"))
                 }
@@ -175,7 +180,7 @@ public final class BusService {
             let ownerPID = hintedPID ?? callerPID
             core.send(.createSession(request(call.message), SessionRequest(
                 owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(),
-                policyName: policyName, ownerBinary: ownerPID.flatMap(ProcessAncestry.executableName(of:)))))
+                policyName: policyName, ownerBinary: ProcessAncestry.executableName(of: ownerPID))))
         }
         return .later
     }
