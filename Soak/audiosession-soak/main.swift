@@ -5,7 +5,7 @@ import Foundation
 // `make soak`: the reliability runs of DESIGN §4 on every server stack, each against its own private
 // server and bridge, printed as a table (runs, failures, figures). Exits 1 when any run failed.
 //
-//   audiosession-soak [--cycles-scale F] [--only R1|R2|R3|R4|R5] [--stack pulseaudio|pipewire|pipewire-1.4]
+//   audiosession-soak [--cycles-scale F] [--only R1|R2|R3|R4|R5|R6|R7] [--stack pulseaudio|pipewire|pipewire-1.4]
 
 let arguments = CommandLine.arguments
 func value(_ flag: String) -> String? {
@@ -22,6 +22,8 @@ let runs: [(String, (SoundServerKind) throws -> SoakResult)] = [
     ("R3", { try SoakRuns.serverRestarts($0, cycles: cycles(50)) }),
     ("R4", { try SoakRuns.malformedInput($0, calls: cycles(100_000)) }),
     ("R5", { try SoakRuns.otherPeoplesSessions($0, cycles: cycles(50)) }),
+    ("R6", { try SoakRuns.policyEdits($0, cycles: cycles(100)) }),
+    ("R7", { try SoakRuns.churn($0, cycles: cycles(1000)) }),
 ]
 
 print("audiosession soak: \(stacks.map(\.rawValue).joined(separator: ", ")) (this takes a while)\n")

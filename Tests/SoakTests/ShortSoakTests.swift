@@ -26,4 +26,10 @@ struct ShortSoakTests {
     func otherPeoplesSessions(kind: SoundServerKind) throws {
         Self.expectNoFailures(try SoakRuns.otherPeoplesSessions(kind, cycles: 2))
     }
+
+    @Test("R6: broken policy edits are reported and the last good set stays", arguments: SoundServerKind.allCases)
+    func policyEdits(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.policyEdits(kind, cycles: 5)) }
+
+    @Test("R7: after streams and devices churn, the bridge's view equals the server's", arguments: SoundServerKind.allCases)
+    func churn(kind: SoundServerKind) throws { Self.expectNoFailures(try SoakRuns.churn(kind, cycles: 3)) }
 }
