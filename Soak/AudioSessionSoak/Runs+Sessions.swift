@@ -5,7 +5,8 @@ import Foundation
 /// R3 and R5: the sound server restarting under the bridge, and other people's sessions.
 extension SoakRuns {
     /// R3: `cycles` restarts of the sound server (`pulseaudio` or `pipewire-pulse`) under the bridge; a
-    /// connected client hears MediaServicesWereLost, then Reset, each time. Figures: the time from the
+    /// connected client hears MediaServicesWereLost, then Reset, each time. On PipeWire, then half as
+    /// many restarts of WirePlumber alone (the server stays, so nothing is lost). Figures: the time from the
     /// server's start to Reset (the server's own start-up included: on PipeWire the harness adds its
     /// simulated devices before the server counts as back); afterwards a call still interrupts music.
     public static func serverRestarts(_ kind: SoundServerKind, cycles: Int) throws -> SoakResult {
@@ -35,6 +36,15 @@ extension SoakRuns {
                 result.failures.append("restart \(cycle): signals \(order)")
             }
         }
+        // On PipeWire, WirePlumber alone restarts too: pipewire-pulse and the bridge's connection stay.
+        var sessionManagerRestarts = 0
+        if kind != .pulseaudio {
+            for _ in 1...max(1, cycles / 2) {
+                try rig.server.restartWirePlumber()
+                sessionManagerRestarts += 1
+            }
+            if (try? app.property(music, "IsActive")) == nil { result.failures.append("the bridge stopped answering after WirePlumber restarts") }
+        }
         // Afterwards the bridge still works: a call interrupts the music on the server.
         try app.setActive(music, true)
         let token = try app.property(music, "StreamToken").stringValue ?? ""
@@ -46,6 +56,7 @@ extension SoakRuns {
             result.failures.append("after the restarts a call did not mute the music")
         }
         result.figures = [("server started → Reset", millisecondsSummary(resetTimes)),
+                          ("WirePlumber restarts", "\(sessionManagerRestarts)"),
                           ("a call interrupts afterwards", result.failures.contains { $0.hasPrefix("after") } ? "no" : "yes")]
         return result
     }

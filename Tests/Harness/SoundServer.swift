@@ -38,6 +38,8 @@ public final class SoundServer: @unchecked Sendable {
 
     private var processes: [TestProcess] = []
     private var pulseServer: TestProcess?
+    /// PipeWire's session manager (nil on PulseAudio).
+    private var wirePlumber: TestProcess?
     /// The process that answers libpulse clients (pulseaudio, or pipewire-pulse).
     public var serverPID: Int32? { pulseServer?.pid }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
@@ -155,7 +157,7 @@ public final class SoundServer: @unchecked Sendable {
         try startBus()
         _ = try spawnPipeWire("pipewire")
         try waitUntil("pipewire's socket") { FileManager.default.fileExists(atPath: runtimeDirectory + "/pipewire-0") }
-        _ = try spawnPipeWire("wireplumber")
+        wirePlumber = try spawnPipeWire("wireplumber")
         pulseServer = try spawnPipeWire("pipewire-pulse")
         try waitUntilAnswering()
         try setUpPipeWireDevices()
@@ -229,6 +231,14 @@ public final class SoundServer: @unchecked Sendable {
     /// Kills the process that serves the PulseAudio protocol (`pulseaudio` or `pipewire-pulse`).
     public func killServer() {
         pulseServer?.kill9()
+    }
+
+    /// Kills WirePlumber alone (PipeWire only) and starts it again; the server stays up.
+    public func restartWirePlumber() throws {
+        guard kind != .pulseaudio, let old = wirePlumber else { throw HarnessError("\(kind) has no WirePlumber") }
+        old.kill9()
+        _ = old.waitUntilExit()
+        wirePlumber = try spawnPipeWire("wireplumber")
     }
 
     /// Starts the killed server again and waits until it answers.
