@@ -14,7 +14,7 @@ extension SoakRuns {
         defer { rig.stop() }
         var result = SoakResult(run: "R3 server restarts", stack: kind, cycles: cycles)
         let app = try rig.client()
-        let music = try rig.session(app, "soak-music", "playback")
+        let music = try rig.session(app, "soak-music", "playback").path
         var resetTimes: [Duration] = []
         for cycle in 1...cycles {
             app.forgetSignals()
@@ -83,7 +83,7 @@ extension SoakRuns {
         var denied = 0, undoTimes: [Duration] = []
         for cycle in 1...cycles {
             var owner: BusClient? = try rig.client()
-            let path = try rig.session(owner!, "soak-navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])
+            let path = try rig.session(owner!, "soak-navigation", "playback", mode: "voicePrompt", options: ["duckOthers"]).path
             if timeUntil({ try rig.levels(music.index)?.volume ?? 0 < 0xC000 }) == nil {
                 result.failures.append("round \(cycle): the music was not ducked")
             }

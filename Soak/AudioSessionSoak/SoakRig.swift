@@ -3,36 +3,7 @@ import DBusKit
 import Foundation
 
 /// A private server and bridge for one run, with what the runs ask of them.
-final class SoakRig {
-    let server: SoundServer
-    let daemon: BridgeDaemon
-
-    init(_ kind: SoundServerKind, daemonArguments: [String] = []) throws {
-        server = try SoundServer(kind)
-        do {
-            daemon = try BridgeDaemon(server: server, arguments: daemonArguments)
-        } catch {
-            server.stop()
-            throw error
-        }
-    }
-
-    func stop() {
-        daemon.terminate()
-        server.stop()
-    }
-
-    func client() throws -> BusClient { try BusClient(address: server.busAddress!) }
-
-    /// An explicit session, active, with this category, mode and options.
-    func session(_ client: BusClient, _ app: String, _ category: String, mode: String = "default",
-                 options: [String] = []) throws -> String {
-        let path = try client.createSession(app).path
-        try client.setCategory(path, category, mode: mode, options: options)
-        try client.setActive(path, true)
-        return path
-    }
-
+final class SoakRig: BridgedServer, @unchecked Sendable {
     /// A playing stream of an app that is no child of this process (a `pacat` re-parented away), as
     /// the server reports it, with the user's volume set on it.
     func playingApp(_ app: String, role: String, userVolume: UInt32) throws -> (stream: ReportedStream, pid: Int32) {

@@ -3,36 +3,8 @@ import DBusKit
 import Foundation
 
 /// A private sound server and bus with `audiosessiond` running on them, and helpers to drive both.
-final class Scenario: @unchecked Sendable {
-    let server: SoundServer
-    let daemon: BridgeDaemon
-
-    init(_ kind: SoundServerKind) throws {
-        server = try SoundServer(kind)
-        do {
-            daemon = try BridgeDaemon(server: server)
-        } catch {
-            server.stop()
-            throw error
-        }
-    }
-
-    func stop() {
-        daemon.terminate()
-        server.stop()
-    }
-
-    /// A new app connection to the bridge.
-    func client() throws -> BusClient { try BusClient(address: server.busAddress!) }
-
-    /// An explicit session, configured and (optionally) active.
-    func session(_ client: BusClient, _ app: String, _ category: String, mode: String = "default", options: [String] = [],
-                 active: Bool = true) throws -> (path: String, token: String) {
-        let session = try client.createSession(app)
-        try client.setCategory(session.path, category, mode: mode, options: options)
-        if active { try client.setActive(session.path, true) }
-        return session
-    }
+final class Scenario: BridgedServer, @unchecked Sendable {
+    init(_ kind: SoundServerKind) throws { try super.init(kind) }
 
     /// Plays silence as `app` with a session's token, and waits until the bridge put the stream in that session.
     @discardableResult

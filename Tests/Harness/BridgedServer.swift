@@ -1,0 +1,36 @@
+import DBusKit
+import Foundation
+
+/// A private sound server and bus with `audiosessiond` running on them: what end-to-end tests and the
+/// soak runs start from.
+open class BridgedServer: @unchecked Sendable {
+    public let server: SoundServer
+    public let daemon: BridgeDaemon
+
+    public init(_ kind: SoundServerKind, daemonArguments: [String] = []) throws {
+        server = try SoundServer(kind)
+        do {
+            daemon = try BridgeDaemon(server: server, arguments: daemonArguments)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    public func stop() {
+        daemon.terminate()
+        server.stop()
+    }
+
+    /// A new app connection to the bridge.
+    public func client() throws -> BusClient { try BusClient(address: server.busAddress!) }
+
+    /// An explicit session, configured and (optionally) active.
+    public func session(_ client: BusClient, _ app: String, _ category: String, mode: String = "default",
+                        options: [String] = [], active: Bool = true) throws -> (path: String, token: String) {
+        let session = try client.createSession(app)
+        try client.setCategory(session.path, category, mode: mode, options: options)
+        if active { try client.setActive(session.path, true) }
+        return session
+    }
+}
