@@ -20,10 +20,19 @@ extension SoakRuns {
         var plugged: [String] = []
         var warmRSS = 0
         for cycle in 1...cycles {
+            guard rig.server.serverPID.map({ kill($0, 0) == 0 }) ?? false else {
+                result.failures.append("the sound server died at cycle \(cycle): \(rig.serverLogTail())")
+                return result
+            }
             if cycle == max(1, cycles / 10) { warmRSS = residentKilobytes(of: rig.daemon.process.pid) }
             let clients = try (0..<streamsPerCycle).map { index in
                 let (name, role, record) = kinds[index % kinds.count]
                 return try rig.server.play(app: "\(name)-\(index)", role: role, record: record)
+            }
+            // Paced by the server, not by the clock: the cycle goes on once its streams are there (or
+            // after a second), so that connections never pile up faster than the server accepts them.
+            _ = timeUntil(timeout: .seconds(1)) {
+                try rig.server.streams().count + rig.server.streams(record: true).count >= streamsPerCycle
             }
             if plugged.isEmpty { plugged = try rig.server.plug(.usbHeadset) } else {
                 for module in plugged { try rig.server.unloadModule(module) }

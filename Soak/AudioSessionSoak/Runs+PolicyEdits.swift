@@ -24,7 +24,7 @@ extension SoakRuns {
     /// loaded if it is still valid; the bridge keeps serving, and with every file broken at once it
     /// still governs a music stream by the last good set.
     public static func policyEdits(_ kind: SoundServerKind, cycles: Int) throws -> SoakResult {
-        let server = try SoundServer(kind)
+        let server = try SoundServer(kind, lifetime: SoakRig.lifetime)
         defer { server.stop() }
         let folder = server.root + "/soak-policies"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -4,6 +4,20 @@ import Foundation
 
 /// A private server and bridge for one run, with what the runs ask of them.
 final class SoakRig: BridgedServer, @unchecked Sendable {
+    /// How long a run's server may live before the harness's watchdog ends it: longer than any run.
+    static let lifetime = Duration.seconds(4 * 3600)
+
+    init(_ kind: SoundServerKind) throws { try super.init(kind, lifetime: Self.lifetime) }
+
+    /// The last lines the sound server wrote to its log, for a failure that needs them.
+    func serverLogTail() -> String {
+        let folder = server.root + "/logs"
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return files.filter { $0.hasPrefix("pulseaudio") || $0.hasPrefix("pipewire-pulse") }.sorted()
+            .map { textSoFar(folder + "/" + $0).split(separator: "\n").suffix(8).joined(separator: " | ") }
+            .joined(separator: " || ")
+    }
+
     /// A playing stream of an app that is no child of this process (a `pacat` re-parented away), as
     /// the server reports it, with the user's volume set on it.
     func playingApp(_ app: String, role: String, userVolume: UInt32) throws -> (stream: ReportedStream, pid: Int32) {

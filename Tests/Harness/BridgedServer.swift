@@ -7,8 +7,9 @@ open class BridgedServer: @unchecked Sendable {
     public let server: SoundServer
     public let daemon: BridgeDaemon
 
-    public init(_ kind: SoundServerKind, daemonArguments: [String] = []) throws {
-        server = try SoundServer(kind)
+    /// A server of `kind` (ended by its watchdog after `lifetime`) and a bridge on it.
+    public init(_ kind: SoundServerKind, daemonArguments: [String] = [], lifetime: Duration = .seconds(300)) throws {
+        server = try SoundServer(kind, lifetime: lifetime)
         do {
             daemon = try BridgeDaemon(server: server, arguments: daemonArguments)
         } catch {
