@@ -46,9 +46,14 @@ extension SoakRuns {
         // The bridge's view equals the server's once the last changes have reached it.
         var last = ""
         if timeUntil(timeout: .seconds(15), {
-            let (bridge, server) = try views(rig, app)
-            last = "bridge \(bridge), server \(server)"
-            return bridge == server
+            do {
+                let (bridge, server) = try views(rig, app)
+                last = "bridge \(bridge), server \(server)"
+                return bridge == server
+            } catch {
+                last = "the views could not be read: \(error)"
+                throw error
+            }
         }) == nil {
             result.failures.append("the bridge's view differs from the server's: \(last)")
         }
