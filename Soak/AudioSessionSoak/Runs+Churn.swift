@@ -26,7 +26,7 @@ extension SoakRuns {
                 result.failures.append("the sound server died at cycle \(cycle): \(rig.serverLogTail())")
                 return result
             }
-            if cycle == max(1, cycles / 10) { warmRSS = residentKilobytes(of: rig.daemon.process.pid) }
+            if cycle == max(1, cycles / 10) { warmRSS = ProcessFigures(pid: rig.daemon.process.pid).residentBytes / 1024 }
             let clients = try (0..<streamsPerCycle).map { index in
                 let (name, role, record) = kinds[index % kinds.count]
                 return try rig.server.play(app: "\(name)-\(index)", role: role, record: record)
@@ -44,7 +44,7 @@ extension SoakRuns {
             for client in clients { client.kill9() }
             for client in clients { _ = client.waitUntilExit() }
         }
-        let endRSS = residentKilobytes(of: rig.daemon.process.pid)
+        let endRSS = ProcessFigures(pid: rig.daemon.process.pid).residentBytes / 1024
         // The bridge's view equals the server's once the last changes have reached it.
         var last = ""
         if timeUntil(timeout: .seconds(15), {

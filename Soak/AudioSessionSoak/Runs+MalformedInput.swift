@@ -4,9 +4,7 @@ import Foundation
 
 /// R4: malformed and hostile input from many connections.
 extension SoakRuns {
-    static let bridge = "io.github.audiosession.Bridge1"
-    static let manager = "/io/github/audiosession/Bridge1"
-    static let sessionInterface = "io.github.audiosession.Session1"
+    static let bridge = BusClient.bridge, manager = BusClient.manager, sessionInterface = BusClient.sessionInterface
 
     /// One generated call: where it goes and what it carries.
     struct GeneratedCall {
@@ -64,7 +62,7 @@ extension SoakRuns {
         var answered = 0, errors = 0, vanished = 0
         var warmRSS = 0
         for call in 1...calls {
-            if call == max(1, calls / 10) { warmRSS = residentKilobytes(of: rig.daemon.process.pid) }
+            if call == max(1, calls / 10) { warmRSS = ProcessFigures(pid: rig.daemon.process.pid).residentBytes / 1024 }
             let slot = Int.random(in: 0..<connections, using: &random)
             let generated = generateCall(sessions: pool[slot].1, random: &random)
             let message = BusMessage.methodCall(destination: bridge, path: generated.path, interface: generated.interface,
@@ -90,7 +88,7 @@ extension SoakRuns {
                 result.failures.append("call \(call) (\(generated.member) on \(generated.path)) was not answered: \(error)")
             }
         }
-        let endRSS = residentKilobytes(of: rig.daemon.process.pid)
+        let endRSS = ProcessFigures(pid: rig.daemon.process.pid).residentBytes / 1024
         for (connection, _) in pool { connection.close() }
         pool = []
         let observer = try rig.client()

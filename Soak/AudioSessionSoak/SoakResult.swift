@@ -44,10 +44,3 @@ func millisecondsSummary(_ samples: [Duration]) -> String {
     func ms(_ d: Duration) -> String { String(format: "%.1f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) }
     return "p50 \(ms(sorted[sorted.count / 2])), max \(ms(sorted.last!))"
 }
-
-/// The resident memory of a process, in kilobytes (`VmRSS` of `/proc/PID/status`).
-func residentKilobytes(of pid: Int32) -> Int {
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-}

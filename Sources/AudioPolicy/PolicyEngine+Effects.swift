@@ -14,8 +14,8 @@ extension PolicyEngine {
             }
         }
         if !output && recordPermission(of: session) == .denied { mutes.insert(.recordPermissionDenied) }
-        if !output && recordingRefusal(of: session) != nil { mutes.insert(.categoryWithoutInput) }
-        if output && playbackRefusal(of: session) != nil { mutes.insert(.categoryWithoutOutput) }
+        if !output && refusesRecording(session) { mutes.insert(.categoryWithoutInput) }
+        if output && refusesPlayback(session) { mutes.insert(.categoryWithoutOutput) }
         if output && session.configuration.category.isSilencedBySilentModeAndLock {
             if silentMode { mutes.insert(.silentMode) }
             if screenLocked { mutes.insert(.screenLock) }

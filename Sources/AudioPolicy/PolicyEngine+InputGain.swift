@@ -1,20 +1,31 @@
 import AudioSessionModel
 
 extension PolicyEngine {
-    /// Whether a session may set the gain of its input now: its category records, it is active, and
-    /// its route has an input device. The reason it may not, as the error a call would get.
-    public func inputGainRefusal(of session: Session) -> AudioSessionError? {
-        let category = session.configuration.category
-        guard category.hasInput else {
-            return AudioSessionError(.cannotStartRecording, "category \(category) has no input; choose record or playAndRecord")
-        }
-        guard session.isActive else {
-            return AudioSessionError(.sessionNotActive, "\(session.id) is not active; activate it before setting the input gain")
-        }
-        guard primaryDevice(of: session.id, .input) != nil else {
-            return AudioSessionError(.resourceNotAvailable, "\(session.id) has no input device on its route")
-        }
+    /// What keeps a session from setting the gain of its input now, if anything: its category must
+    /// record, it must be active, and its route must have an input device.
+    private func inputGainBlock(of session: Session) -> ErrorCode? {
+        if !session.configuration.category.hasInput { return .cannotStartRecording }
+        if !session.isActive { return .sessionNotActive }
+        if primaryDevice(of: session.id, .input) == nil { return .resourceNotAvailable }
         return nil
+    }
+
+    /// Whether the session may set its input gain now (`IsInputGainSettable`, read for every
+    /// property update: no error is made here).
+    public func isInputGainSettable(_ session: Session) -> Bool { inputGainBlock(of: session) == nil }
+
+    /// Why a session may not set its input gain now, as the error a call gets.
+    public func inputGainRefusal(of session: Session) -> AudioSessionError? {
+        switch inputGainBlock(of: session) {
+        case nil: nil
+        case .cannotStartRecording?:
+            AudioSessionError(.cannotStartRecording,
+                              "category \(session.configuration.category) has no input; choose record or playAndRecord")
+        case .sessionNotActive?:
+            AudioSessionError(.sessionNotActive, "\(session.id) is not active; activate it before setting the input gain")
+        case let code?:
+            AudioSessionError(code, "\(session.id) has no input device on its route")
+        }
     }
 
     /// The gain of the session's input: its route's input device volume, 0…1 (the device's own

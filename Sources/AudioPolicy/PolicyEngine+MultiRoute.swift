@@ -20,10 +20,13 @@ extension PolicyEngine {
     /// virtual sink, none of the bridge's combined sinks), in the server's order.
     func multiRouteOutputs() -> [DeviceInfo] {
         devices.values
-            .filter { $0.id.direction == .output && !$0.isMonitor && !$0.name.hasPrefix(Self.combinedOutputPrefix)
+            .filter { $0.id.direction == .output && !$0.isMonitor && !Self.isCombinedOutput($0)
                 && $0.portDescription.portType != .virtual }
             .sorted { $0.id < $1.id }
     }
+
+    /// Whether a device is one of the bridge's combined sinks.
+    static func isCombinedOutput(_ device: DeviceInfo) -> Bool { device.name.hasPrefix(combinedOutputPrefix) }
 
     /// The combined sink of a session, when the server has it.
     func combinedDevice(of id: SessionID) -> DeviceInfo? {
@@ -32,11 +35,13 @@ extension PolicyEngine {
 
     /// Makes, remakes or removes the combined sink of one session, as its state asks.
     mutating func refreshMultiRoute(_ id: SessionID) {
-        let session = sessions[id]
-        let outputs = multiRouteOutputs().map(\.name)
-        let wanted = session.map { $0.isActive && $0.configuration.category == .multiRoute } == true
-            && outputs.count >= 2 && isServerConnected
+        let isActiveMultiRoute = sessions[id].map { $0.isActive && $0.configuration.category == .multiRoute } == true
         let current = combinedOutputs[id]
+        // Every activation passes here: most sessions have nothing to combine, and the outputs need
+        // not be classified for them.
+        guard isActiveMultiRoute || current != nil else { return }
+        let outputs = multiRouteOutputs().map(\.name)
+        let wanted = isActiveMultiRoute && outputs.count >= 2 && isServerConnected
         if wanted, current?.outputs == outputs { return }
         if let current {
             combinedOutputs[id] = nil

@@ -4,18 +4,29 @@ import AudioSessionModel
 /// interruptions the system causes from outside (sleep, a call's headset gone): DESIGN §2,
 /// "Errors and reasons the bridge produces".
 extension PolicyEngine {
-    /// Why an explicit session may not record (`CannotStartRecording`): its category has no input.
-    /// Its input streams record silence. Sessions made from policy files choose their own category.
+    /// Whether an explicit session may not record (`CannotStartRecording`): its category has no
+    /// input, and its input streams record silence. Sessions made from policy files choose their own
+    /// category. (A test for every stream's effects: no error is made here.)
+    func refusesRecording(_ session: Session) -> Bool {
+        session.kind == .explicit && !session.configuration.category.hasInput
+    }
+
+    /// Whether an explicit session may not play (`CannotStartPlaying`): its category has no output
+    /// (`record` silences playback, as on Apple's platforms; `audioProcessing` has neither).
+    func refusesPlayback(_ session: Session) -> Bool {
+        session.kind == .explicit && !session.configuration.category.hasOutput
+    }
+
+    /// The error of ``refusesRecording(_:)``, for a reply or a log record.
     func recordingRefusal(of session: Session) -> AudioSessionError? {
-        guard session.kind == .explicit, !session.configuration.category.hasInput else { return nil }
+        guard refusesRecording(session) else { return nil }
         return AudioSessionError(.cannotStartRecording,
                                  "\(session.id) (\(session.appID)) records, but category \(session.configuration.category) has no input")
     }
 
-    /// Why an explicit session may not play (`CannotStartPlaying`): its category has no output
-    /// (`record` silences playback, as on Apple's platforms; `audioProcessing` has neither).
+    /// The error of ``refusesPlayback(_:)``, for a log record.
     func playbackRefusal(of session: Session) -> AudioSessionError? {
-        guard session.kind == .explicit, !session.configuration.category.hasOutput else { return nil }
+        guard refusesPlayback(session) else { return nil }
         return AudioSessionError(.cannotStartPlaying,
                                  "\(session.id) (\(session.appID)) plays, but category \(session.configuration.category) has no output")
     }

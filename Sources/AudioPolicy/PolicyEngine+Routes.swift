@@ -33,7 +33,7 @@ extension PolicyEngine {
                 sessions[id]?.routeHold?.reappeared = true
             }
         }
-        if info.name.hasPrefix(Self.combinedOutputPrefix) {
+        if Self.isCombinedOutput(info) {
             combinedOutputAppeared(info)
         } else if info.id.direction == .output {
             refreshAllMultiRoutes()
@@ -88,7 +88,7 @@ extension PolicyEngine {
             streams[streamID]?.deviceLost = true
         }
         if info.id.direction == .input { microphoneUnmuted(id) }
-        if info.id.direction == .output && !info.name.hasPrefix(Self.combinedOutputPrefix) { refreshAllMultiRoutes() }
+        if info.id.direction == .output && !Self.isCombinedOutput(info) { refreshAllMultiRoutes() }
         for sessionID in sessions.keys.sorted() where sessions[sessionID]?.drivesPlayer == true {
             pauseOnPersonalOutputLost(sessionID, removed: info)
         }
@@ -185,9 +185,11 @@ extension PolicyEngine {
     }
 
     func computeRoute(_ session: Session) -> RouteDescription {
-        let outputs = session.configuration.category == .multiRoute && multiRouteOutputs().count >= 2
-            ? multiRouteOutputs().map(\.portDescription)
-            : routeDevices(of: session, .output).compactMap { devices[$0]?.portDescription }
+        var outputs: [PortDescription] = []
+        if session.configuration.category == .multiRoute {
+            outputs = multiRouteOutputs().map(\.portDescription)  // every output, when there are several
+        }
+        if outputs.count < 2 { outputs = routeDevices(of: session, .output).compactMap { devices[$0]?.portDescription } }
         return RouteDescription(
             inputs: routeDevices(of: session, .input).compactMap { devices[$0]?.portDescription }, outputs: outputs)
     }
@@ -354,6 +356,7 @@ extension PolicyEngine {
             guard var session = sessions[id] else { continue }
             let route = computeRoute(session)
             if route != session.reportedRoute && session.kind == .explicit {
+                // (A cause that opens no settle window: the report stands alone.)
                 announce(&session, reason: .unknown, route: route, cause: .override)
             } else {
                 sessions[id]?.reportedRoute = route

@@ -114,21 +114,20 @@ extension PolicyEngine {
                                    _ configuration: SessionConfiguration) {
         guard var session = ownedSession(request, id, caller) else { return }
         let before = session.configuration
+        let outputBefore = preferredDevice(of: session, .output)
         session.configuration = configuration
         sessions[id] = session
         emit(.reply(request, .success(.done)))
         emit(.record(.sessionCategory(id, app: session.appID, configuration)))
-        if before.options.contains(.duckOthers) != configuration.options.contains(.duckOthers) || before != configuration {
+        if before != configuration {
             refreshDucking(by: id, fade: session.policy.duckFade)
             refreshEffects(ofStreamsIn: id, fade: .zero, why: "category changed")
         }
         refreshSecondaryAudioHints()
-        let airPlayChanged = before.category != configuration.category
-            || before.options.contains(.allowAirPlay) != configuration.options.contains(.allowAirPlay)
-        if before.category != configuration.category && (before.category == .multiRoute || configuration.category == .multiRoute)
-            || airPlayChanged && device(named: defaultDeviceName[.output])?.portDescription.portType == .airPlay
-        {
-            refreshMultiRoute(id)
+        // The category may choose another output (multiRoute's combined sink, AirPlay or not): the
+        // streams follow when it does; a combined sink about to be made takes them when it appears.
+        refreshMultiRoute(id)
+        if let now = sessions[id], preferredDevice(of: now, .output) != outputBefore {
             moveStreamsToPreferredDevices(of: id, why: "\(id) changed its category to \(configuration.category)")
         }
         // The category change is always reported, even when the devices stay the same.

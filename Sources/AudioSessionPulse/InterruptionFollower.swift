@@ -1,24 +1,13 @@
 import AudioSessionKit
 import PulseAudioClient
 
-/// A stream of the app's own that can be paused: a playback or a record stream.
-public protocol CorkableStream: AnyObject {
-    /// Pauses or resumes the stream (`pa_stream_cork`); on the loop thread.
-    func cork(_ corked: Bool)
-    /// Whether it is paused; on the loop thread.
-    var isCorked: Bool { get }
-}
-
-extension PulsePlaybackStream: CorkableStream {}
-extension PulseRecordStream: CorkableStream {}
-
 /// What AVPlayer and AVAudioRecorder do by themselves on interruptions: pause a stream when an
 /// interruption begins (whatever its reason: a call, the microphone muted) and, when it ends with
 /// `shouldResume`, reactivate the session and resume the stream if it was running. A session
 /// suspended by sleep (`appWasSuspended`) is activated again and the stream left running.
 final class InterruptionFollower: @unchecked Sendable {
     let session: AudioSession
-    let stream: any CorkableStream
+    let stream: PulseOwnStream
     let loop: PulseLoop
     /// "playback" or "recording", for the lines it reports.
     let noun: String
@@ -26,7 +15,7 @@ final class InterruptionFollower: @unchecked Sendable {
     private var wasRunningAtInterruption = false
     private var task: Task<Void, Never>?
 
-    init(session: AudioSession, stream: any CorkableStream, loop: PulseLoop, noun: String) {
+    init(session: AudioSession, stream: PulseOwnStream, loop: PulseLoop, noun: String) {
         self.session = session
         self.stream = stream
         self.loop = loop

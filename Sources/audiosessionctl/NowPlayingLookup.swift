@@ -10,15 +10,10 @@ enum NowPlayingLookup {
                                            [.string("org.mpris.MediaPlayer2.Player")])
         guard let reply = try? connection.call(getAll, timeout: .seconds(1)),
             let properties = reply.arguments.first?.stringDictionary,
-            let status = unwrapped(properties["PlaybackStatus"])?.stringValue
+            let status = properties["PlaybackStatus"]?.stringValue
         else { return "-" }
-        let title = unwrapped(unwrapped(properties["Metadata"])?.stringDictionary?["xesam:title"])?.stringValue
+        // (`stringDictionary` unwraps the variants of a{sv}.)
+        let title = properties["Metadata"]?.stringDictionary?["xesam:title"]?.stringValue
         return title.map { "\(status) '\($0)'" } ?? status
-    }
-
-    /// A variant's value (a{sv} entries come wrapped).
-    private static func unwrapped(_ value: BusValue?) -> BusValue? {
-        if case .variant(let inner)? = value { return inner }
-        return value
     }
 }

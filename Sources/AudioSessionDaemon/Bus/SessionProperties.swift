@@ -51,7 +51,7 @@ enum SessionProperties {
             return .bool(engine.devices.values.contains { $0.id.direction == .input && !$0.isMonitor })
         case "PreferredInput": return .string(session.preferredInput ?? "")
         case "InputGain": return .double(engine.inputGain(of: session))
-        case "IsInputGainSettable": return .bool(engine.inputGainRefusal(of: session) == nil)
+        case "IsInputGainSettable": return .bool(engine.isInputGainSettable(session))
         case "IsOtherAudioPlaying": return .bool(engine.isOtherAudioPlaying(for: session.id))
         case "SecondaryAudioShouldBeSilencedHint": return .bool(session.secondaryAudioShouldBeSilenced)
         case "SampleRate": return .double(hardware.sampleRate)

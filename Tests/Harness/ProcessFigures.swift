@@ -2,14 +2,16 @@ import Foundation
 
 /// What the kernel reports about a running process in `/proc`: its memory, the CPU time of all its
 /// threads, and how often its threads were woken.
-struct ProcessFigures {
-    let pid: Int32
+public struct ProcessFigures: Sendable {
+    public let pid: Int32
+
+    public init(pid: Int32) { self.pid = pid }
 
     /// Resident memory (`VmRSS`), in bytes.
-    var residentBytes: Int { statusField("VmRSS") * 1024 }
+    public var residentBytes: Int { statusField("VmRSS") * 1024 }
 
     /// CPU time of all threads (`schedstat`), in nanoseconds.
-    var cpuNanoseconds: UInt64 {
+    public var cpuNanoseconds: UInt64 {
         threads.reduce(0) { total, task in
             let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
             return total + (text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0)
@@ -17,7 +19,7 @@ struct ProcessFigures {
     }
 
     /// Voluntary and involuntary context switches of all threads: each is a wake-up.
-    var contextSwitches: Int {
+    public var contextSwitches: Int {
         threads.reduce(0) { total, task in
             let path = "/proc/\(pid)/task/\(task)/status"
             return total + Self.field("voluntary_ctxt_switches", in: path) + Self.field("nonvoluntary_ctxt_switches", in: path)
@@ -25,7 +27,7 @@ struct ProcessFigures {
     }
 
     /// Waits until the process has used no CPU for `quiet`, so that it has handled everything sent to it.
-    func waitUntilQuiet(_ quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(120)) {
+    public func waitUntilQuiet(_ quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(120)) {
         let deadline = ContinuousClock.now + timeout
         var last = cpuNanoseconds
         var quietSince = ContinuousClock.now
