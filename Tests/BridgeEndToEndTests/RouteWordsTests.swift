@@ -20,6 +20,10 @@ struct RouteWordsTests {
         let headphones = try #require(try scenario.server.deviceIndex(named: "headphones"))
         let speaker = try #require(try scenario.server.deviceIndex(named: "speaker"))
         try waitUntil("the call on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
+        // The bridge decides on what it has seen: once it knows the call is on the headphones.
+        try waitUntil("the bridge to see the call on the headphones") {
+            try scenario.bridgeView(of: stream.index, app)?["device"] as? String == "sink/\(headphones)"
+        }
 
         app.forgetSignals()
         _ = try app.call(call.path, BusClient.sessionInterface, "OverrideOutputAudioPort", [.string("speaker")])
