@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # audiosession: build, test, run and install.
 #
 #   make run      build release and run audiosessiond (against a private server when there is none;

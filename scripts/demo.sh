@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make demo: a scripted scene against the running bridge (started by scripts/run.sh with DEMO=1):
 # music plays, a call comes in, the call ends, headphones are plugged in and then unplugged.
 # The bridge's event log is on screen as it happens.

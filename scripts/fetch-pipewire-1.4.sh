@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fetches PipeWire 1.4.2 and WirePlumber 0.5.8 from Debian's bookworm-backports and unpacks them into
 # a private prefix, never over the system's packages: the third server stack of the integration tests.
 #

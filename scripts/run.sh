@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make run: runs audiosessiond in the foreground against the user's sound server and session bus.
 # Where there is none (a fresh or headless machine) it first starts a private PulseAudio with a null
 # "Speaker" sink and a private session bus (the embedded default), and says how to reach them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // music-player: a playback app. It pauses when interrupted and resumes on shouldResume, pauses when
 // the headphones go away, and prints what happens.
 import AudioSessionKit

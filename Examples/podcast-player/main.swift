@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // podcast-player: a background player as the AVFoundation guide's "Controlling Background Audio"
 // describes it. It plays an episode through libpulse (a tone stands in for speech), takes remote
 // commands (play, pause, toggle, skip 15 s, jump to a position) from the desktop's media controls and

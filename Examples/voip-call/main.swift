@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // voip-call: a call that speaks and listens. It activates its session only for the call
 // (playAndRecord, voiceChat), plays a tone and records from the input for the given number of
 // seconds (default 2), pausing the recording while the microphone is muted or another call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A stream's or device's volume, one raw sound-server value per channel (`pa_cvolume`):
 /// `0x10000` is 100 %, 0 is silence. Kept raw so that a restored volume is exactly the original.
 public struct ChannelVolumes: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A point on the shell's monotonic clock. The engine never reads a clock: time arrives with each event.
 public struct EngineTime: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Nanoseconds since an arbitrary origin chosen by the shell.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The hardware values a session reports, read from its route's devices.
 public struct HardwareValues: Hashable, Sendable {
     public var sampleRate: Double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which way audio flows through a device or stream.
 public enum Direction: String, Hashable, Sendable, CaseIterable {
     /// Playback: sinks and sink-inputs.

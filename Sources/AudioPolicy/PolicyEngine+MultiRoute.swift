@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// A sink the bridge combined for a `multiRoute` session: its name on the server and the outputs it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// Record permission (DESIGN §2): each app id has a decision the user made, else its policy's default

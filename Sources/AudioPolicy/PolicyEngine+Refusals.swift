@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// The errors Apple gives where a session asks for what its state does not allow, and the

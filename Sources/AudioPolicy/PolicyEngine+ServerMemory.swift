@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// The server's memory of an app's levels (DESIGN §2, "Nothing is left behind"). The sound server

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// Coexistence with a sound server's own policy (DESIGN §2, "Cork, duck, silence"). WirePlumber 0.5's

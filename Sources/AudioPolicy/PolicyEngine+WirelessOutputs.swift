@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// The options that admit wireless outputs (DESIGN §2, "Bluetooth and AirPlay"):

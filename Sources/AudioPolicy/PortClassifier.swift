@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// Decides a device's port type from, in order: the server's port type, the Bluetooth profile,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// The sound server's own port types (`pa_device_port_type_t`).

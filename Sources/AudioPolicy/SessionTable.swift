@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The engine's sessions by id: a dictionary that also notes which sessions were written (added,
 /// changed or removed) since the shell last took that note, and keeps the few small sets that the
 /// rules ask about on every activation (active sessions, calls, primary audio, interrupted and hinted

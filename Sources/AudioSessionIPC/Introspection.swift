@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The introspection XML of the bridge's interfaces, as served and as installed
 /// (`interfaces/*.xml` in the repository are written from these and checked against them).
 public enum Introspection {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Options that refine a category (`AVAudioSession.CategoryOptions`).
 public struct CategoryOptions: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The error codes of `AVAudioSession.ErrorCode`, plus ``accessDenied``, with their D-Bus names.
 public enum ErrorCode: String, VocabularyWord {
     case badParam = "BadParam"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether an interruption begins or ends (`AVAudioSession.InterruptionType`).
 public enum InterruptionType: String, VocabularyWord {
     case began

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One input or output of a route (`AVAudioSessionPortDescription`).
 public struct PortDescription: Hashable, Sendable, CustomStringConvertible {
     /// The kind of port.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The kind of a route's port, with Apple's raw strings (`AVAudioSession.Port`).
 public enum PortType: String, VocabularyWord {
     case speaker = "Speaker"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a session's route changed (`AVAudioSession.RouteChangeReason`).
 public enum RouteChangeReason: String, VocabularyWord {
     case unknown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What kind of audio a session makes (`AVAudioSession.Category`).
 public enum SessionCategory: String, VocabularyWord {
     case ambient

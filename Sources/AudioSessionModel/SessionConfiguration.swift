@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A category, a mode and options that were checked against each other.
 public struct SessionConfiguration: Hashable, Sendable, CustomStringConvertible {
     public let category: SessionCategory

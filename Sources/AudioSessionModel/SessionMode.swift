@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A specialisation of a category (`AVAudioSession.Mode`).
 public enum SessionMode: String, VocabularyWord {
     case `default`

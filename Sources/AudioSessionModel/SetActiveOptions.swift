@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Options of `setActive(_:options:)` (`AVAudioSession.SetActiveOptions`).
 public struct SetActiveOptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt

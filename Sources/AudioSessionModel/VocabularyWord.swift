@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A word of the audio-session vocabulary: a closed set of values, each spelled by one string on the
 /// bus, in policy files and in the event log.
 public protocol VocabularyWord: RawRepresentable, CaseIterable, Hashable, Sendable, CustomStringConvertible

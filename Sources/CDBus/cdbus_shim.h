@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prefixed helpers for libdbus macros that Swift cannot import.
 #ifndef CDBUS_SHIM_H
 #define CDBUS_SHIM_H

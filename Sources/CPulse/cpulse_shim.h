@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prefixed helpers for libpulse macros, fixed-size arrays and function-pointer members that Swift
 // cannot use directly.
 #ifndef CPULSE_SHIM_H

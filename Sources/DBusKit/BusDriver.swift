@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Calls to the bus itself (`org.freedesktop.DBus`): credentials and name owners.
 public enum BusDriver {
     public static let name = "org.freedesktop.DBus"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The main loop a ``BusConnection`` attaches to: file-descriptor watches, timers and deferred
 /// calls, all run on the loop's one thread. The daemon provides one on top of libpulse's loop so that
 /// libdbus and libpulse share a thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A D-Bus value of any type the bridge's contract uses.
 public indirect enum BusValue: Hashable, Sendable, CustomStringConvertible {
     case byte(UInt8)

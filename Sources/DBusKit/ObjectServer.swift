@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An incoming method call, with who sent it.
 public struct MethodCall: @unchecked Sendable {
     public let message: BusMessage

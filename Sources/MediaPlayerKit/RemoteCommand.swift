@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What a remote command's handler answers (`MPRemoteCommandHandlerStatus`). Over MPRIS, `success`

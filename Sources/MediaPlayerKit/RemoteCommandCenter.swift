@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The app's remote commands (`MPRemoteCommandCenter`): the desktop's media keys, lock screen, panel

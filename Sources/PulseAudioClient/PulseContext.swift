@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPulse
 
 /// A connection to a PulseAudio or pipewire-pulse server (`pa_context`). It lives on one

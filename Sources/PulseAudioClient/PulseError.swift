@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPulse
 
 /// A libpulse failure: the error code, `pa_strerror`'s text and the operation that failed.

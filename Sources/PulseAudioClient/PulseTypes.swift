@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPulse
 
 /// The kinds of server objects a subscription reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DBusKit
 
 /// What a session's registered MPRIS player is playing, asked of the player itself (its

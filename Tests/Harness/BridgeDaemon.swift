@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `audiosessiond` running against a private ``SoundServer`` and its bus, as a separate process.

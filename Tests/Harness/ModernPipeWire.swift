@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// PipeWire 1.4.2 and WirePlumber 0.5.8 unpacked into a private prefix by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A private `dbus-daemon --session` of its own, for tests that need a bus and no sound server

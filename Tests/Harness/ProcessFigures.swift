@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What the kernel reports about a running process in `/proc`: its memory, the CPU time of all its

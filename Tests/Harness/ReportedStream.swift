@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A sink-input or source-output as `pactl --format=json` reports it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A device simulated with null sinks and sources carrying `device.form_factor`, `device.bus` and,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What a user does in a mixer, and what the server reports of streams and devices.

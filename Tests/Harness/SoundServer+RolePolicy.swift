@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// WirePlumber 0.5's role-based linking policy on the private PipeWire 1.4 stack: media-role sinks made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Which sound server a test runs against: the three stacks of DESIGN §4.

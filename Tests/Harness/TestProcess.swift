@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A child process of a test: started with an environment, its output in a log file, ended on demand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What a file holds so far, or "" when it does not exist (yet): logs that a process is still writing.

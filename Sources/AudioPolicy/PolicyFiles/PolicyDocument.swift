@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioSessionModel
 
 /// One policy file, read and checked: the policy, its precedence, and the roles it is the fallback for.

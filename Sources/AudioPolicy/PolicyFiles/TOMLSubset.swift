@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A position in a text file, 1-based.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     public var line: Int

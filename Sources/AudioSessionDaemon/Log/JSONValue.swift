@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON value with ordered object keys, for the event log and snapshots.
 public indirect enum JSONValue: Hashable, Sendable {
     case null

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Where the event log's lines go: standard output, or a file opened for appending.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PulseAudioClient
 
 /// Calls `done` once every tracked query has answered (with whether any failed).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Reads a process's ancestors from `/proc`, for attributing streams to the session of a parent.

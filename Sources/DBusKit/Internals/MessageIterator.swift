@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CDBus
 
 /// Reading and writing ``BusValue``s through `DBusMessageIter`, each C call in one place.

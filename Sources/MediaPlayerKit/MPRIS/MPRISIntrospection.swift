@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The `<interface>` elements of the MPRIS 2.2 player, as `Introspect` serves them.
 enum MPRISIntrospection {
     static let root = """

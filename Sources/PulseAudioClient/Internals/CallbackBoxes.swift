@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPulse
 
 /// Carries a command's completion through libpulse's `void *userdata` and back (success callbacks).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A stand-in for logind on a private system bus: owns org.freedesktop.login1 for a moment and emits
 one signal: `lock` / `unlock` (a session's LockedHint) or `sleep` / `wake` (PrepareForSleep)."""
 import sys

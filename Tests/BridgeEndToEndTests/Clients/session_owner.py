@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """An app that owns audio sessions and then just stays connected, until it is killed.
 
 Usage: session_owner.py APP CATEGORY MODE OPTIONS[,...] [APP CATEGORY MODE OPTIONS ...]

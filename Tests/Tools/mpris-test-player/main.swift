@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mpris-test-player NAME [PACAT]: a small MPRIS player for tests. It owns
 // org.mpris.MediaPlayer2.testplayer (or org.mpris.MediaPlayer2.$MPRIS_SUFFIX) on the session bus,
 // plays silence through a child pacat (or the program PACAT, a copy of pacat under another name; "-"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // notification-test-server MODE: a stand-in desktop notification server for tests. It owns
 // org.freedesktop.Notifications on the session bus and answers every notification as MODE says:
 // "allow" or "deny" (the user clicks that action), "close" (the user dismisses it), or "ignore" (no
