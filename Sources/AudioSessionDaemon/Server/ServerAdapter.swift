@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AudioPolicy
 import AudioSessionModel
 import PulseAudioClient
@@ -31,6 +32,9 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Orders queries and removals so that a late answer never resurrects a removed object.
     private var serial: UInt64 = 0
     private var removedAt: [PulseFacility: [UInt32: UInt64]] = [:]
+    /// The serials of the queries not answered yet, oldest first. A removal older than all of them can
+    /// no longer make an answer stale, so it is forgotten (else every object ever removed stays here).
+    private var queriesInFlight: [UInt64] = []
     /// Subscription events that need a query, gathered over a loop turn and asked for at its end: new
     /// objects first (a stream an app just started matters most, and a new stream comes with a change
     /// event for every other stream on its sink), a burst of changes to one object once.
@@ -105,6 +109,7 @@ public final class ServerAdapter: @unchecked Sendable {
         isConnected = false
         cache = ServerCache()
         removedAt = [:]
+        queriesInFlight = []
         processChains = [:]
         clientChains = [:]
         forgetPendingQueries()
@@ -120,9 +125,10 @@ public final class ServerAdapter: @unchecked Sendable {
     /// After (re)connecting: reads every object, feeds it to the engine, then announces the reset.
     private func readEverything() {
         guard let context else { return }
-        let started = nextSerial()
+        let started = querySent()
         let group = CompletionGroup { [unowned self] failed in
             guard context === self.context else { return }
+            self.queryAnswered(started)
             if failed { return self.connectionFailed() }
             self.isConnected = true
             self.backoff = Self.firstBackoff
@@ -158,6 +164,24 @@ public final class ServerAdapter: @unchecked Sendable {
         serial += 1
         return serial
     }
+
+    /// A serial for a query about to be sent, remembered until its answer is in.
+    private func querySent() -> UInt64 {
+        let asked = nextSerial()
+        queriesInFlight.append(asked)
+        return asked
+    }
+
+    /// The query's answer was taken in: removals older than every query still out are forgotten.
+    private func queryAnswered(_ asked: UInt64) {
+        if let position = queriesInFlight.firstIndex(of: asked) { queriesInFlight.remove(at: position) }
+        guard let oldest = queriesInFlight.first else { return removedAt.removeAll(keepingCapacity: true) }
+        guard removedAt.values.reduce(0, { $0 + $1.count }) > Self.removalsKeptBeforePruning else { return }
+        for facility in removedAt.keys { removedAt[facility] = removedAt[facility]?.filter { $0.value > oldest } }
+    }
+
+    /// How many removals may be remembered while queries are out before the older ones are pruned.
+    static let removalsKeptBeforePruning = 512
 
     /// Whether the object was removed after the query that returned it was sent.
     private func isStale(_ facility: PulseFacility, _ index: UInt32, askedAt: UInt64) -> Bool {
@@ -216,8 +240,13 @@ public final class ServerAdapter: @unchecked Sendable {
 
     /// Queries the object an event names; a late answer about a removed object is dropped. `answered`
     /// runs after the answer was taken in.
-    private func ask(_ change: PulseChange, _ context: PulseContext, answered: @escaping () -> Void = {}) {
-        let asked = nextSerial()
+    private func ask(_ change: PulseChange, _ context: PulseContext, answered whenAnswered: @escaping () -> Void = {}) {
+        let asked = querySent()
+        let answered = { [unowned self] in
+            guard self.context === context else { return whenAnswered() }
+            self.queryAnswered(asked)
+            whenAnswered()
+        }
         switch change.facility {
         case .server:
             context.serverInfo { [unowned self] in
