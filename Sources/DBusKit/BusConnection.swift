@@ -26,12 +26,7 @@ public final class BusConnection: @unchecked Sendable {
         let target: String
         switch address {
         case .address(let value): target = value
-        case .session:
-            guard let value = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }) else {
-                throw BusError(name: "org.freedesktop.DBus.Error.NoServer",
-                               message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
-            }
-            target = value
+        case .session: target = try Self.sessionBusAddress()
         case .system:
             target = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
                 ?? "unix:path=/var/run/dbus/system_bus_socket"
@@ -56,6 +51,20 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// The session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` when that socket exists
+    /// (as sd-bus and GDBus do for ssh, su and cron, where the variable is unset).
+    static func sessionBusAddress() throws(BusError) -> String {
+        let environment = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        if let address = environment("DBUS_SESSION_BUS_ADDRESS") { return address }
+        if let runtime = environment("XDG_RUNTIME_DIR") {
+            var status = stat()
+            let socket = runtime + "/bus"
+            if stat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK { return "unix:path=" + socket }
+        }
+        throw BusError(name: "org.freedesktop.DBus.Error.NoServer",
+                       message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist")
+    }
 
     /// The connection's unique name (`dbus_bus_get_unique_name`).
     public var uniqueName: String { dbus_bus_get_unique_name(pointer).map { String(cString: $0) } ?? "" }

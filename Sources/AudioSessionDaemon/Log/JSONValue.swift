@@ -19,6 +19,7 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(let value):
+            guard value.isFinite else { return "null" }  // JSON has no NaN or infinities
             if value.rounded() == value && abs(value) < 1e15 { return String(Int64(value)) }
             return "\(value)"
         case .string(let value): return Self.quote(value)

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// What a desktop service is expected to do the way sd-bus and GDBus do it.
+@Suite("Desktop habits")
+struct DesktopHabitsTests {
+    /// Without `DBUS_SESSION_BUS_ADDRESS` (ssh, su, cron), a client of ours finds the session bus at
+    /// `$XDG_RUNTIME_DIR/bus`: the test player's name appears on the bus it never was told about.
+    @Test func sessionBusFoundUnderTheRuntimeDirectory() throws {
+        let bus = try PrivateBus()
+        var environment = bus.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        let player = try TestProcess(BridgeDaemon.buildDirectory + "/mpris-test-player", ["Fallback", "-"],
+                                     environment: environment, logDirectory: bus.root)
+        defer { player.stop() }
+        try waitUntil("the player's name on the bus at $XDG_RUNTIME_DIR/bus") {
+            try bus.run("busctl", ["--user", "list", "--no-pager"]).output.contains("org.mpris.MediaPlayer2.testplayer")
+        }
+    }
+
+    /// With neither the variable nor the socket, a client fails with a named error instead of hanging.
+    @Test func noSessionBusIsANamedError() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment["XDG_RUNTIME_DIR"] = NSTemporaryDirectory() + "audiosession-nobus-\(UUID().uuidString.prefix(8))"
+        let (status, output) = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["status"],
+                                                   environment: environment)
+        #expect(status != 0)
+        #expect(output.contains("no session bus") && output.contains("$XDG_RUNTIME_DIR/bus"), "\(output)")
+    }
+}
