@@ -63,7 +63,8 @@ let package = Package(
         .executableTarget(
             name: "audiosessionctl",
             dependencies: [
-                "AudioSessionKit", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit", "CommandLineSupport",
+                "AudioSessionKit", "AudioSessionModel", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit",
+                "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -38,13 +38,15 @@ public struct CategoryOptions: OptionSet, Hashable, Sendable, CustomStringConver
         var options: CategoryOptions = []
         for name in names {
             guard let entry = named.first(where: { $0.name == name }) else {
-                let accepted = named.map(\.name).joined(separator: ", ")
-                throw AudioSessionError(.badParam, "unknown category option '\(name)'; expected one of: \(accepted)")
+                throw AudioSessionError(.badParam, "unknown category option '\(name)'; expected one of: \(spellings)")
             }
             options.insert(entry.option)
         }
         return options
     }
+
+    /// Every option's string, comma-separated, for help texts and error messages.
+    public static var spellings: String { named.map(\.name).joined(separator: ", ") }
 
     /// The option strings of the set, in a fixed order.
     public var names: [String] {

@@ -12,12 +12,14 @@ extension VocabularyWord {
     /// that lists the accepted spellings.
     public static func parse(_ text: String) throws(AudioSessionError) -> Self {
         guard let value = Self(rawValue: text) else {
-            let accepted = allCases.map(\.rawValue).joined(separator: ", ")
             throw AudioSessionError(
-                .badParam, "unknown \(vocabularyName) '\(text)'; expected one of: \(accepted)")
+                .badParam, "unknown \(vocabularyName) '\(text)'; expected one of: \(spellings)")
         }
         return value
     }
 
     public var description: String { rawValue }
+
+    /// Every spelling of the word, comma-separated, for help texts and error messages.
+    public static var spellings: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -30,4 +30,24 @@ struct DesktopHabitsTests {
         #expect(status != 0)
         #expect(output.contains("no session bus") && output.contains("$XDG_RUNTIME_DIR/bus"), "\(output)")
     }
+
+    /// `--version` on both programs prints the same version and exits 0.
+    @Test func versionOfBothPrograms() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let ctl = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["--version"], environment: environment)
+        let daemon = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessiond", ["--version"], environment: environment)
+        #expect(ctl.status == 0 && daemon.status == 0)
+        #expect(ctl.output.split(separator: ".").count == 3, "\(ctl.output)")
+        #expect(ctl.output == daemon.output)
+    }
+
+    /// `exec --help` is help (exit 0), and lists the words the options take.
+    @Test func execHelpListsTheVocabulary() throws {
+        let (status, output) = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["exec", "--help"],
+                                                   environment: ProcessInfo.processInfo.environment)
+        #expect(status == 0, "\(output)")
+        for word in ["playAndRecord", "multiRoute", "voiceChat", "spokenAudio", "duckOthers", "allowBluetoothA2DP"] {
+            #expect(output.contains(word), "exec --help does not name \(word): \(output)")
+        }
+    }
 }

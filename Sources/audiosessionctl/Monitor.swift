@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+import AudioSessionDaemon
+import AudioSessionIPC
+import ArgumentParser
+import CommandLineSupport
+import DBusKit
+import Foundation
+import Glibc
+
+extension AudioSessionControl {
+    /// `audiosessionctl monitor`: the event log, live, from the manager's `Event` signal.
+    struct Monitor: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Follow the bridge's event log live.")
+        @Option(help: "text or json (JSON Lines, as audiosessiond --log json writes).") var format: OutputFormat = .text
+
+        func run() throws {
+            let bridge = try BridgeCalls()
+            try bridge.connection.addMatch(
+                "type='signal',sender='\(BusContract.busName)',interface='\(BusContract.managerInterface)',member='Event'")
+            let format = self.format
+            bridge.connection.onMessage = { message in
+                guard message.member == "Event", let json = message.arguments.first?.stringValue else { return false }
+                FileHandle.standardOutput.write(Data(((format == .json ? json : Self.text(json)) + "\n").utf8))
+                return true
+            }
+            while bridge.connection.isConnected { bridge.connection.dispatchPending(waitingUpTo: .seconds(60)) }
+        }
+
+        /// One record as text: timestamp, event, then key=value pairs.
+        static func text(_ json: String) -> String {
+            guard let record = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return json }
+            let rest = record.filter { $0.key != "ts" && $0.key != "event" }.sorted { $0.key < $1.key }.map { key, value in
+                let rendered = (value as? String)
+                    ?? (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]))
+                        .map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+                return "\(key)=\(rendered)"
+            }
+            return ([record["ts"] as? String ?? "", record["event"] as? String ?? ""] + rest).joined(separator: " ")
+        }
+    }
+}
