@@ -50,4 +50,32 @@ struct DesktopHabitsTests {
             #expect(output.contains(word), "exec --help does not name \(word): \(output)")
         }
     }
+
+    /// Policies along `$XDG_DATA_DIRS` (the first listed wins a name) and `$XDG_CONFIG_DIRS` (which add).
+    @Test func policiesAlongTheXDGDirectories() throws {
+        let root = NSTemporaryDirectory() + "audiosession-xdg-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func policy(_ folder: String, _ name: String, category: String) throws {
+            let directory = root + "/" + folder + "/audiosession/policies"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let text = "schema = 1\ndescription = \"\(name)\"\n[session]\ncategory = \"\(category)\"\n[match]\nbinaries = [\"\(name)-bin\"]\n"
+            try text.write(toFile: directory + "/\(name).toml", atomically: true, encoding: .utf8)
+        }
+        try policy("data-first", "game", category: "soloAmbient")
+        try policy("data-second", "game", category: "ambient")
+        try policy("data-second", "alarm", category: "playback")
+        try policy("config", "quiet", category: "ambient")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_DIRS"] = "\(root)/data-first:\(root)/data-second"
+        environment["XDG_CONFIG_DIRS"] = "\(root)/config"
+        environment["XDG_CONFIG_HOME"] = root + "/home"
+        let (status, output) = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["policy", "list"],
+                                                   environment: environment)
+        #expect(status == 0, "\(output)")
+        let sessions = Dictionary(output.split(separator: "\n").dropFirst().compactMap { line -> (String, String)? in
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            return words.count >= 2 ? (String(words[0]), String(words[1])) : nil
+        }, uniquingKeysWith: { first, _ in first })
+        #expect(sessions == ["game": "soloAmbient/default", "alarm": "playback/default", "quiet": "ambient/default"], "\(output)")
+    }
 }

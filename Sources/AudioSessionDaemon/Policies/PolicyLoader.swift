@@ -2,26 +2,31 @@
 import AudioPolicy
 import FoundationEssentials
 
-/// Finds and reads the policy files along the search path: the shipped folder (or `--policies`),
-/// then `/etc/audiosession/policies`, then `$XDG_CONFIG_HOME/audiosession/policies`; a file of the same
-/// name replaces an earlier one, new names add.
+/// Finds and reads the policy files along the search path: the shipped folders (or `--policies`),
+/// then `/etc/audiosession/policies`, then each of `$XDG_CONFIG_DIRS` (default `/etc/xdg`), then
+/// `$XDG_CONFIG_HOME/audiosession/policies`; a file of the same name replaces an earlier one, new
+/// names add.
 public struct PolicyLoader: Sendable {
     /// The folders, lowest precedence first.
     public var folders: [String]
 
-    /// The search path with `base` folders (from `--policies`) or, when there are none, the installed one.
+    /// The search path with `base` folders (from `--policies`) or, when there are none, the installed ones.
     public init(base: [String]) {
-        folders = (base.isEmpty ? Self.installedFolders : base)
-            + ["/etc/audiosession/policies", UserDirectories.configHome + "/audiosession/policies"]
+        folders = (base.isEmpty ? Self.installedFolders : base) + ["/etc/audiosession/policies"]
+            + UserDirectories.configDirectories.reversed().map { $0 + "/audiosession/policies" }
+            + [UserDirectories.configHome + "/audiosession/policies"]
     }
 
-    /// Where `make install` puts the shipped files, relative to the executable first.
+    /// Where `make install` puts the shipped files: beside the executable (`../share`) when it is
+    /// there, else each of `$XDG_DATA_DIRS` that has them (default `/usr/local/share:/usr/share`), the
+    /// first listed winning.
     static var installedFolders: [String] {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let relative = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/audiosession/policies").path
-        return [relative, "/usr/local/share/audiosession/policies", "/usr/share/audiosession/policies"]
-            .filter { FileManager.default.fileExists(atPath: $0) }.prefix(1).map { $0 }
+        if FileManager.default.fileExists(atPath: relative) { return [relative] }
+        return UserDirectories.dataDirectories.reversed().map { $0 + "/audiosession/policies" }
+            .filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Every `*.toml` file along the path, after replacements: (path, name, text).
