@@ -7,7 +7,10 @@
 #   make demo     a scripted scene with the event log on screen (SERVER=pipewire as for run)
 #   make bench    the benchmarks: figures against baselines measured in the same run (BENCH_FLAGS=--quick)
 #   make soak     the reliability runs on every server stack, as a table (SOAK_FLAGS=--cycles-scale 0.1)
-#   make install  binaries, policies, units and the introspection XML into $(PREFIX)
+#   make install  copies what `make` built (binaries, policies, units, introspection XML, man pages,
+#                 completions) into $(DESTDIR)$(PREFIX); builds nothing, needs no package manager
+#   make uninstall  removes what make install copied
+#   make deb      a Debian package of the installed files, checked with lintian
 
 SHELL := /bin/bash
 PREFIX ?= /usr/local
@@ -32,9 +35,10 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build release deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench soak install clean
+.PHONY: all build release manuals deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench soak \
+	install uninstall deb clean
 
-all: build
+all: release
 
 deps-build:
 	$(call ensure_packages,$(BUILD_PACKAGES))
@@ -53,11 +57,15 @@ deps-pipewire-1.4:
 build: deps-build
 	$(SWIFT) build
 
+# The programs with the Swift runtime linked in (they run without the toolchain), then their manual
+# pages and shell completions.
 release: deps-build
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+	scripts/make-manuals.sh .build/release .build/dist
 
 test: deps-test
 	$(SWIFT) build --build-tests
+	scripts/make-manuals.sh .build/debug .build/dist-debug
 	$(SWIFT) test --skip-build
 
 # SERVER=pipewire: the private PipeWire 1.4 stack as the embedded default, whatever runs already.
@@ -75,17 +83,56 @@ bench: deps-test release
 soak: deps-test release
 	.build/release/audiosession-soak $(SOAK_FLAGS)
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/audiosession/policies \
-	  $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces $(DESTDIR)$(PREFIX)/share/dbus-1/services \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user
-	install -m 755 .build/release/audiosessiond .build/release/audiosessionctl $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 policies/*.toml policies/README.md $(DESTDIR)$(PREFIX)/share/audiosession/policies/
-	install -m 644 interfaces/*.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' packaging/audiosessiond.service.in \
-	  > $(DESTDIR)$(PREFIX)/lib/systemd/user/audiosessiond.service
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' packaging/io.github.audiosession.Bridge1.service.in \
-	  > $(DESTDIR)$(PREFIX)/share/dbus-1/services/io.github.audiosession.Bridge1.service
+# Where things go. The unit and D-Bus folders come from systemd's and D-Bus's pkg-config files where
+# they are installed, relative to PREFIX.
+# What install copies from: make's output (a test points these at a debug build).
+RELEASE_DIR ?= .build/release
+DIST_DIR ?= .build/dist
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+pkg_dir = $(or $(shell pkg-config --define-variable=prefix=$(PREFIX) --variable=$(2) $(1) 2>/dev/null),$(3))
+SYSTEMD_USER_UNIT_DIR ?= $(call pkg_dir,systemd,systemduserunitdir,$(PREFIX)/lib/systemd/user)
+DBUS_SERVICES_DIR ?= $(call pkg_dir,dbus-1,session_bus_services_dir,$(DATADIR)/dbus-1/services)
+DBUS_INTERFACES_DIR ?= $(call pkg_dir,dbus-1,interfaces_dir,$(DATADIR)/dbus-1/interfaces)
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
+
+# Every file make install writes, for make uninstall.
+INSTALLED_FILES = $(BINDIR)/audiosessiond $(BINDIR)/audiosessionctl \
+	$(addprefix $(DATADIR)/audiosession/policies/,$(notdir $(wildcard policies/*.toml)) README.md) \
+	$(addprefix $(DBUS_INTERFACES_DIR)/,$(notdir $(wildcard interfaces/*.xml))) \
+	$(DBUS_SERVICES_DIR)/io.github.audiosession.Bridge1.service $(SYSTEMD_USER_UNIT_DIR)/audiosessiond.service \
+	$(MANDIR)/man1/audiosessionctl.1 $(MANDIR)/man5/audiosession-policy.5 $(MANDIR)/man8/audiosessiond.8 \
+	$(BASH_COMPLETION_DIR)/audiosessionctl $(ZSH_COMPLETION_DIR)/_audiosessionctl \
+	$(FISH_COMPLETION_DIR)/audiosessionctl.fish
+
+install:
+	@for f in $(RELEASE_DIR)/audiosessiond $(RELEASE_DIR)/audiosessionctl $(DIST_DIR)/man/audiosessionctl.1; do \
+	  [ -e $$f ] || { echo "make install: $$f is missing; run make (or make release) first" >&2; exit 1; }; \
+	done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/audiosession/policies $(DESTDIR)$(DBUS_INTERFACES_DIR) \
+	  $(DESTDIR)$(DBUS_SERVICES_DIR) $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASH_COMPLETION_DIR) \
+	  $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
+	install -m 755 $(RELEASE_DIR)/audiosessiond $(RELEASE_DIR)/audiosessionctl $(DESTDIR)$(BINDIR)/
+	install -m 644 policies/*.toml policies/README.md $(DESTDIR)$(DATADIR)/audiosession/policies/
+	install -m 644 interfaces/*.xml $(DESTDIR)$(DBUS_INTERFACES_DIR)/
+	sed 's|@BINDIR@|$(BINDIR)|g' packaging/audiosessiond.service.in > $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosessiond.service
+	sed 's|@BINDIR@|$(BINDIR)|g' packaging/io.github.audiosession.Bridge1.service.in \
+	  > $(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.audiosession.Bridge1.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosessiond.service $(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.audiosession.Bridge1.service
+	install -m 644 $(DIST_DIR)/man/audiosessionctl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/audiosession-policy.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(DIST_DIR)/man/audiosessiond.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 $(DIST_DIR)/completions/audiosessionctl.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/audiosessionctl
+	install -m 644 $(DIST_DIR)/completions/_audiosessionctl $(DESTDIR)$(ZSH_COMPLETION_DIR)/_audiosessionctl
+	install -m 644 $(DIST_DIR)/completions/audiosessionctl.fish $(DESTDIR)$(FISH_COMPLETION_DIR)/audiosessionctl.fish
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-rmdir $(DESTDIR)$(DATADIR)/audiosession/policies $(DESTDIR)$(DATADIR)/audiosession 2>/dev/null
 
 clean:
 	rm -rf .build

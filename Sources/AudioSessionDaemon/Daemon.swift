@@ -63,9 +63,13 @@ public final class Daemon: @unchecked Sendable {
         journal = try EffectJournal(directory: options.journalDirectory)
         permissions = PermissionStore(directory: options.journalDirectory)
         roleModules = RoleModules(adapter: core.adapter, stateDirectory: options.journalDirectory)
-        journalSink = options.journald ? JournalSink() : nil
+        // Under systemd (its journal on our standard stream) records go to the journal natively, once.
+        let underSystemd = JournalFields.standardStreamIsJournal
+        journalSink = options.journald || underSystemd ? JournalSink() : nil
         if let path = options.logFile, path != "-" {
             output = try LogOutput(appendingTo: path)
+        } else if underSystemd && journalSink != nil {
+            output = .nowhere
         } else {
             output = LogOutput()
         }

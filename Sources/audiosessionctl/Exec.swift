@@ -27,7 +27,8 @@ extension AudioSessionControl {
         @Option(name: .customLong("option"),
                 help: ArgumentHelp("A category option (may be repeated).", discussion: "Any of: \(CategoryOptions.spellings).",
                                    valueName: "option")) var options: [String] = []
-        @Option(help: "Start from this policy's category, mode and options.") var policy: String?
+        @Option(help: "Start from this policy's category, mode and options.", completion: CompletionNames.policies)
+        var policy: String?
         @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.") var command: [String]
 
         func validate() throws {

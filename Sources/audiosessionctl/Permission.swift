@@ -26,19 +26,22 @@ extension AudioSessionControl {
 
         struct Grant: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Let an app record.")
-            @Argument(help: "The app id (as `permission list` or `status` shows it).") var app: String
+            @Argument(help: "The app id (as `permission list` or `status` shows it).", completion: CompletionNames.permissionApps)
+            var app: String
             func run() throws { try Permission.set(app, "granted", done: "\(app) may record") }
         }
 
         struct Deny: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Make an app record silence.")
-            @Argument(help: "The app id (as `permission list` or `status` shows it).") var app: String
+            @Argument(help: "The app id (as `permission list` or `status` shows it).", completion: CompletionNames.permissionApps)
+            var app: String
             func run() throws { try Permission.set(app, "denied", done: "\(app) records silence") }
         }
 
         struct Reset: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Forget the decision: the app is asked again.")
-            @Argument(help: "The app id (as `permission list` or `status` shows it).") var app: String
+            @Argument(help: "The app id (as `permission list` or `status` shows it).", completion: CompletionNames.permissionApps)
+            var app: String
             func run() throws { try Permission.set(app, "undetermined", done: "\(app) will be asked again") }
         }
 

@@ -14,7 +14,7 @@ extension AudioSessionControl.Policy {
         static let configuration = CommandConfiguration(
             abstract: "Tell which policy an app gets and why (APP is a desktop id, Flatpak id, binary or application name).")
         @OptionGroup var path: PolicyPathOptions
-        @Argument(help: "The app.") var app: String
+        @Argument(help: "The app.", completion: CompletionNames.apps) var app: String
         @Option(help: "The stream's media.role, if it sets one.") var role: String?
 
         func run() throws {

@@ -128,10 +128,63 @@ extension HeadlessTests {
     func journald(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
-        // A stand-in for the journal: a datagram socket at a path of the test's.
-        let path = server.root + "/journal.socket"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
+        let journal = try JournalStandIn(path: server.root + "/journal.socket")
+        var environment = server.environment
+        environment["AUDIOSESSION_JOURNAL_SOCKET"] = journal.path
+        let daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
+                                     ["--headless", "--journald", "--server", server.address, "--log-file", server.root + "/logs/j.log"],
+                                     environment: environment, logDirectory: server.root + "/logs")
+        defer { daemon.stop() }
+        try journal.waitFor("a device record and the server's default in the journal") { entries in
+            entries.contains { $0["AUDIOSESSION_EVENT"] == "device.added" && $0["AUDIOSESSION_PORTTYPE"] == "Speaker" }
+                && entries.contains { $0["AUDIOSESSION_EVENT"] == "server.default" }
+        }
+        let entry = try #require(journal.entries.first { $0["AUDIOSESSION_EVENT"] == "device.added" })
+        let decision = try #require(journal.entries.first { $0["AUDIOSESSION_EVENT"] == "server.default" })
+        // Detail at 7, decisions at 6, each kind with its own MESSAGE_ID.
+        #expect(entry["SYSLOG_IDENTIFIER"] == "audiosessiond" && entry["PRIORITY"] == "7")
+        #expect(decision["PRIORITY"] == "6")
+        #expect(entry["MESSAGE_ID"]?.count == 32 && decision["MESSAGE_ID"]?.count == 32)
+        #expect(entry["MESSAGE_ID"] != decision["MESSAGE_ID"])
+        #expect(entry["MESSAGE"]?.contains("device.added") == true)
+        #expect(entry["AUDIOSESSION_DEVICE"]?.hasPrefix("s") == true)
+    }
+
+    /// Started by systemd (`$JOURNAL_STREAM` names its standard output), the bridge logs to the journal
+    /// natively and writes no text lines as well: each record reaches the journal once.
+    @Test("Under systemd the records go to the journal once", arguments: SoundServerKind.allCases)
+    func journalStream(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let journal = try JournalStandIn(path: server.root + "/journal.socket")
+        let stdoutPath = server.root + "/logs/stdout.txt"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        var status = stat()
+        #expect(stat(stdoutPath, &status) == 0)
+        var environment = server.environment
+        environment["AUDIOSESSION_JOURNAL_SOCKET"] = journal.path
+        environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        let daemonPath = BridgeDaemon.buildDirectory + "/audiosessiond"
+        let daemon = try TestProcess("/bin/sh", ["-c", "exec '\(daemonPath)' --headless --server '\(server.address)' >>'\(stdoutPath)'"],
+                                     environment: environment, logDirectory: server.root + "/logs")
+        defer { daemon.stop() }
+        try journal.waitFor("the server's default in the journal") { entries in
+            entries.contains { $0["AUDIOSESSION_EVENT"] == "server.default" }
+        }
+        let text = try String(contentsOfFile: stdoutPath, encoding: .utf8)
+        #expect(!text.contains("server.default") && !text.contains("device.added"), "\(text)")
+    }
+}
+
+/// A stand-in for the journal: a datagram socket at a path of the test's, read without blocking.
+final class JournalStandIn {
+    let path: String
+    private let fd: Int32
+    private(set) var entries: [[String: String]] = []
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -140,16 +193,15 @@ extension HeadlessTests {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        #expect(bound == 0)
+        guard fd >= 0, bound == 0 else { throw HarnessError("cannot bind the journal stand-in at \(path)") }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var environment = server.environment
-        environment["AUDIOSESSION_JOURNAL_SOCKET"] = path
-        let daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
-                                     ["--headless", "--journald", "--server", server.address, "--log-file", server.root + "/logs/j.log"],
-                                     environment: environment, logDirectory: server.root + "/logs")
-        defer { daemon.stop() }
-        var entries: [[String: String]] = []
-        try waitUntil("a device record in the journal") {
+    }
+
+    deinit { close(fd) }
+
+    /// Reads what arrived until `condition` holds for every entry so far.
+    func waitFor(_ what: String, _ condition: @escaping ([[String: String]]) -> Bool) throws {
+        try waitUntil(what) {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = recv(fd, &buffer, buffer.count, 0)
@@ -161,12 +213,8 @@ extension HeadlessTests {
                 }
                 entries.append(entry)
             }
-            return entries.contains { $0["AUDIOSESSION_EVENT"] == "device.added" && $0["AUDIOSESSION_PORTTYPE"] == "Speaker" }
+            return condition(entries)
         }
-        let entry = try #require(entries.first { $0["AUDIOSESSION_EVENT"] == "device.added" })
-        #expect(entry["SYSLOG_IDENTIFIER"] == "audiosessiond" && entry["PRIORITY"] == "6")
-        #expect(entry["MESSAGE"]?.contains("device.added") == true)
-        #expect(entry["AUDIOSESSION_DEVICE"]?.hasPrefix("s") == true)
     }
 }
 

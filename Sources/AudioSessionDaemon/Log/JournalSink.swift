@@ -3,8 +3,8 @@ import FoundationEssentials
 import Glibc
 
 /// Sends event-log records to the systemd journal over its native socket, one datagram per record
-/// with structured fields (`MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER`, `AUDIOSESSION_EVENT`, and one
-/// `AUDIOSESSION_<FIELD>` per record field).
+/// with structured fields (`MESSAGE`, `PRIORITY` by kind, `MESSAGE_ID` per event, `SYSLOG_IDENTIFIER`,
+/// `AUDIOSESSION_EVENT`, and one `AUDIOSESSION_<FIELD>` per record field).
 final class JournalSink {
     /// The journal's socket (`$AUDIOSESSION_JOURNAL_SOCKET` overrides it, for tests).
     static var socketPath: String {
@@ -30,7 +30,8 @@ final class JournalSink {
 
     /// Sends one record (best effort: the journal may drop it).
     func send(_ record: LogRecord) {
-        var fields = ["MESSAGE=\(record.text)", "PRIORITY=6", "SYSLOG_IDENTIFIER=audiosessiond",
+        var fields = ["MESSAGE=\(record.text)", "PRIORITY=\(JournalFields.priority(record))",
+                      "MESSAGE_ID=\(JournalFields.messageID(record.event))", "SYSLOG_IDENTIFIER=audiosessiond",
                       "AUDIOSESSION_EVENT=\(record.event)"]
         for (key, value) in record.fields {
             let name = "AUDIOSESSION_" + key.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()

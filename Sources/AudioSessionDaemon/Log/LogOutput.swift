@@ -12,6 +12,14 @@ final class LogOutput {
         ownsDescriptor = false
     }
 
+    /// Nowhere: the records go to the journal alone.
+    static var nowhere: LogOutput { LogOutput(descriptor: -1) }
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+        ownsDescriptor = false
+    }
+
     /// The file at `path`, created if needed, written at its end.
     init(appendingTo path: String) throws(DaemonError) {
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -23,6 +31,7 @@ final class LogOutput {
 
     /// Writes all of `text`.
     func write(_ text: String) {
+        guard descriptor >= 0 else { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall` as a packager runs them: copies only, into DESTDIR, with no
+/// package manager and no sudo; manual pages that render without warnings; a unit systemd accepts.
+/// The programs are the tests' debug build; `make test` made their manuals and completions first.
+@Suite("make install", .serialized)
+struct InstallTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let manuals = packageRoot + "/.build/dist-debug"
+    let root = NSTemporaryDirectory() + "audiosession-install-\(UUID().uuidString.prefix(8))"
+
+    /// Runs make in the package with a PATH whose `sudo`, `apt-get` and `dpkg-query` only leave a mark.
+    func make(_ arguments: [String]) throws -> String {
+        let shims = root + "/shims"
+        try FileManager.default.createDirectory(atPath: shims, withIntermediateDirectories: true)
+        for tool in ["sudo", "apt-get", "dpkg-query", "swift"] {
+            let script = "#!/bin/sh\necho \(tool) >> '\(root)/called'\nexit 99\n"
+            FileManager.default.createFile(atPath: shims + "/" + tool, contents: Data(script.utf8),
+                                           attributes: [.posixPermissions: 0o755])
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = shims + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let (status, output) = try TestProcess.run(
+            "/usr/bin/make", ["-C", Self.packageRoot, "--no-print-directory", "RELEASE_DIR=\(BridgeDaemon.buildDirectory)",
+                              "DIST_DIR=\(Self.manuals)"] + arguments, environment: environment)
+        guard status == 0 else { throw HarnessError("make \(arguments.joined(separator: " ")) exited \(status): \(output)") }
+        #expect(!FileManager.default.fileExists(atPath: root + "/called"), "make called a package manager, sudo or swift")
+        return output
+    }
+
+    func files(under folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+            .filter { !((try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.type] as? FileAttributeType) == .typeDirectory) }
+            .sorted()
+    }
+
+    @Test func installIntoDestdirThenUninstall() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let destdir = root + "/dest"
+        _ = try make(["install", "DESTDIR=\(destdir)", "PREFIX=/usr"])
+        let installed = files(under: destdir)
+        for expected in ["usr/bin/audiosessiond", "usr/bin/audiosessionctl", "usr/share/audiosession/policies/voip.toml",
+                         "usr/lib/systemd/user/audiosessiond.service",
+                         "usr/share/dbus-1/services/io.github.audiosession.Bridge1.service",
+                         "usr/share/dbus-1/interfaces/io.github.audiosession.Bridge1.xml",
+                         "usr/share/man/man1/audiosessionctl.1", "usr/share/man/man5/audiosession-policy.5",
+                         "usr/share/man/man8/audiosessiond.8", "usr/share/bash-completion/completions/audiosessionctl",
+                         "usr/share/zsh/site-functions/_audiosessionctl",
+                         "usr/share/fish/vendor_completions.d/audiosessionctl.fish"] {
+            #expect(installed.contains(expected), "\(expected) is not installed: \(installed)")
+        }
+        let unit = try String(contentsOfFile: destdir + "/usr/lib/systemd/user/audiosessiond.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/audiosessiond"))
+        for page in ["man1/audiosessionctl.1", "man5/audiosession-policy.5", "man8/audiosessiond.8"] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["MANWIDTH"] = "80"
+            environment["LC_ALL"] = "C.UTF-8"
+            let (status, output) = try TestProcess.run(
+                "/bin/sh", ["-c", "man --warnings -l '\(destdir)/usr/share/man/\(page)' 2>&1 >/dev/null"], environment: environment)
+            #expect(status == 0 && output.isEmpty, "man -l \(page): \(output)")
+        }
+        _ = try make(["uninstall", "DESTDIR=\(destdir)", "PREFIX=/usr"])
+        #expect(files(under: destdir).isEmpty, "left behind: \(files(under: destdir))")
+    }
+
+    /// Installed where its programs really are, the unit passes `systemd-analyze verify` (which also
+    /// looks for the programs and the manual pages it names).
+    @Test func unitPassesSystemdVerify() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let prefix = root + "/usr"
+        _ = try make(["install", "PREFIX=\(prefix)"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["MANPATH"] = prefix + "/share/man"
+        let (status, output) = try TestProcess.run(
+            "/usr/bin/systemd-analyze", ["verify", prefix + "/lib/systemd/user/audiosessiond.service"], environment: environment)
+        #expect(status == 0, "\(output)")
+        #expect(!output.contains("Unknown key") && !output.contains("failed"), "\(output)")
+    }
+}
