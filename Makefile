@@ -20,7 +20,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages, by what needs them.
 BUILD_PACKAGES := pkg-config libpulse-dev libdbus-1-dev
 RUN_PACKAGES := pulseaudio pulseaudio-utils dbus dbus-daemon
-TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd python3 python3-dbus mpv mpv-mpris playerctl
+TEST_PACKAGES := pipewire pipewire-pulse wireplumber libglib2.0-bin systemd python3 python3-dbus mpv mpv-mpris playerctl \
+	man-db lintian dpkg-dev
 
 # Installs the named Debian packages that are missing, with sudo when not root.
 define ensure_packages
@@ -35,10 +36,10 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build release manuals deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench soak \
+.PHONY: all build programs release deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench soak \
 	install uninstall deb clean
 
-all: release
+all: programs
 
 deps-build:
 	$(call ensure_packages,$(BUILD_PACKAGES))
@@ -57,13 +58,24 @@ deps-pipewire-1.4:
 build: deps-build
 	$(SWIFT) build
 
-# The programs with the Swift runtime linked in (they run without the toolchain), then their manual
-# pages and shell completions.
-release: deps-build
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+# The programs with the Swift runtime linked in (they run without the toolchain), their manual pages
+# and shell completions: what make install copies.
+STATIC := -c release --static-swift-stdlib --disable-local-rpath
+programs: deps-build
+	$(SWIFT) build $(STATIC) --product audiosessiond
+	$(SWIFT) build $(STATIC) --product audiosessionctl
 	scripts/make-manuals.sh .build/release .build/dist
 
-test: deps-test
+# Everything in release mode (the benchmarks and soak runs too).
+release: programs
+	$(SWIFT) build $(STATIC)
+
+# A Debian package of the installed files, checked by lintian.
+deb: programs
+	$(call ensure_packages,lintian)
+	lintian --fail-on error --tag-display-limit 0 $$(scripts/make-deb.sh .build/release .build/dist .build/deb)
+
+test: deps-test programs
 	$(SWIFT) build --build-tests
 	scripts/make-manuals.sh .build/debug .build/dist-debug
 	$(SWIFT) test --skip-build

@@ -17,6 +17,7 @@ date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
 mkdir -p "$out/man" "$out/completions"
 "$tool" "$bin/audiosessiond" --section 8 --date "$date" --output-directory "$out/man"
 "$tool" "$bin/audiosessionctl" --section 1 --date "$date" --output-directory "$out/man"
-"$bin/audiosessionctl" --generate-completion-script bash > "$out/completions/audiosessionctl.bash"
+# bash-completion sources the file: no #! line.
+"$bin/audiosessionctl" --generate-completion-script bash | sed '1{/^#!/d}' > "$out/completions/audiosessionctl.bash"
 "$bin/audiosessionctl" --generate-completion-script zsh > "$out/completions/_audiosessionctl"
 "$bin/audiosessionctl" --generate-completion-script fish > "$out/completions/audiosessionctl.fish"
