@@ -49,8 +49,8 @@ public struct PolicyDocument: Hashable, Sendable {
 
     /// Reads a policy file's text; `name` is the file name without `.toml`.
     public init(text: String, file: String, name: String) throws(PolicyFileError) {
-        let entries = try TOMLSubset.parse(text, file: file)
-        var reader = Reader(file: file, entries: entries)
+        let entries = try TOMLReader.parse(text, file: file)
+        let reader = Reader(file: file, entries: entries)
         try reader.checkKeys()
         guard let schema = try reader.integer("", "schema", in: 1...1_000) else {
             throw PolicyFileError(file: file, position: SourcePosition(line: 1, column: 1),
@@ -65,6 +65,9 @@ public struct PolicyDocument: Hashable, Sendable {
         let category = try reader.word("session", "category", SessionCategory.self) ?? .soloAmbient
         let mode = try reader.word("session", "mode", SessionMode.self) ?? .default
         let optionNames = try reader.strings("session", "options") ?? []
+        for (index, option) in optionNames.enumerated() {
+            do { _ = try CategoryOptions.parse([option]) } catch { throw reader.itemError("session", "options", index, error.message) }
+        }
         let configuration: SessionConfiguration
         do {
             configuration = try SessionConfiguration(category: category, mode: mode,
@@ -117,6 +120,13 @@ public struct PolicyDocument: Hashable, Sendable {
         }
 
         func has(_ table: String, _ key: String) -> Bool { entry(table, key) != nil }
+
+        /// An error at an array item's own position (or the array's, for values that are not arrays).
+        func itemError(_ table: String, _ key: String, _ index: Int, _ message: String) -> PolicyFileError {
+            let positions = entry(table, key)?.itemPositions ?? []
+            guard positions.indices.contains(index) else { return error(table, key, message) }
+            return PolicyFileError(file: file, position: positions[index], message: message)
+        }
 
         func error(_ table: String, _ key: String, _ message: String) -> PolicyFileError {
             PolicyFileError(file: file, position: entry(table, key)?.valuePosition ?? SourcePosition(line: 1, column: 1),
@@ -178,8 +188,10 @@ public struct PolicyDocument: Hashable, Sendable {
             guard let entry = entry(table, key) else { return nil }
             guard case .array(let items) = entry.value else { throw typeError(entry, "an array of strings") }
             var result: [String] = []
-            for item in items {
-                guard case .string(let text) = item else { throw typeError(entry, "an array of strings") }
+            for (index, item) in items.enumerated() {
+                guard case .string(let text) = item else {
+                    throw itemError(table, key, index, "\(name(table, key)) takes an array of strings, not \(item.typeName) in it")
+                }
                 result.append(text)
             }
             return result
