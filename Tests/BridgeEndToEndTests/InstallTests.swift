@@ -80,4 +80,51 @@ struct InstallTests {
         #expect(status == 0, "\(output)")
         #expect(!output.contains("Unknown key") && !output.contains("failed"), "\(output)")
     }
+
+    /// `systemd-analyze security` finds the hardening pipewire.service has, and more, and rates the
+    /// unit lower than the same unit without its hardening lines.
+    @Test func unitHardeningBySystemdAnalyzeSecurity() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let prefix = root + "/usr"
+        _ = try make(["install", "PREFIX=\(prefix)"])
+        let runtime = root + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["SYSTEMD_COLORS"] = "0"
+        func analyze(_ unit: String) throws -> (checks: [String: Bool], exposure: Double) {
+            let (status, output) = try TestProcess.run(
+                "/usr/bin/systemd-analyze", ["security", "--offline=true", "--user", "--no-pager", unit], environment: environment)
+            #expect(status == 0, "\(output)")
+            var checks: [String: Bool] = [:]
+            for line in output.split(separator: "\n") {
+                guard let mark = line.first, mark == "✓" || mark == "✗" else { continue }
+                checks[String(line.dropFirst(2).prefix { $0 != " " })] = mark == "✓"
+            }
+            let rating = output.split(separator: "\n").first { $0.contains("Overall exposure level") }
+            let exposure = rating.flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
+            return (checks, exposure ?? .infinity)
+        }
+        let installed = prefix + "/lib/systemd/user/audiosessiond.service"
+        let hardened = try analyze(installed)
+        for option in ["NoNewPrivileges=", "SystemCallFilter=~@mount", "SystemCallFilter=~@module", "SystemCallArchitectures=",
+                       "LockPersonality=", "MemoryDenyWriteExecute=", "RestrictNamespaces=~user", "RestrictRealtime=",
+                       "RestrictSUIDSGID=", "RestrictAddressFamilies=~AF_PACKET", "RestrictAddressFamilies=~AF_NETLINK",
+                       "KeyringMode=", "UMask="] {
+            #expect(hardened.checks[option] == true, "\(option): \(hardened.checks)")
+        }
+        let text = try String(contentsOfFile: installed, encoding: .utf8)
+        let hardeningKeys = ["LockPersonality", "MemoryDenyWriteExecute", "NoNewPrivileges", "RestrictNamespaces",
+                             "SystemCallArchitectures", "SystemCallFilter", "KeyringMode", "RestrictAddressFamilies",
+                             "RestrictRealtime", "RestrictSUIDSGID", "UMask"]
+        let bare = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in !hardeningKeys.contains { line.hasPrefix($0 + "=") } }.joined(separator: "\n")
+        let bareUnit = root + "/bare/audiosessiond.service"
+        try FileManager.default.createDirectory(atPath: root + "/bare", withIntermediateDirectories: true)
+        try bare.write(toFile: bareUnit, atomically: true, encoding: .utf8)
+        let unhardened = try analyze(bareUnit)
+        #expect(unhardened.checks["NoNewPrivileges="] == false)
+        #expect(hardened.exposure < unhardened.exposure, "exposure \(hardened.exposure) against \(unhardened.exposure) without hardening")
+    }
 }
