@@ -22,11 +22,14 @@ extension AudioSessionControl {
                 """)
 
         @Option(help: ArgumentHelp("The session's category.", discussion: "One of: \(SessionCategory.spellings).",
-                                   valueName: "category")) var category: String?
-        @Option(help: ArgumentHelp("The session's mode.", discussion: "One of: \(SessionMode.spellings).")) var mode = "default"
+                                   valueName: "category"),
+                completion: .list(SessionCategory.allCases.map(\.rawValue))) var category: String?
+        @Option(help: ArgumentHelp("The session's mode.", discussion: "One of: \(SessionMode.spellings)."),
+                completion: .list(SessionMode.allCases.map(\.rawValue))) var mode = "default"
         @Option(name: .customLong("option"),
                 help: ArgumentHelp("A category option (may be repeated).", discussion: "Any of: \(CategoryOptions.spellings).",
-                                   valueName: "option")) var options: [String] = []
+                                   valueName: "option"),
+                completion: .list(CategoryOptions.named.map(\.name))) var options: [String] = []
         @Option(help: "Start from this policy's category, mode and options.", completion: CompletionNames.policies)
         var policy: String?
         @Argument(parsing: .captureForPassthrough, help: "The command and its arguments.") var command: [String]

@@ -127,4 +127,42 @@ struct InstallTests {
         #expect(unhardened.checks["NoNewPrivileges="] == false)
         #expect(hardened.exposure < unhardened.exposure, "exposure \(hardened.exposure) against \(unhardened.exposure) without hardening")
     }
+
+    /// The installed bash completion, run as bash runs it on Tab with the installed program found
+    /// along PATH, offers the real policy names, the apps the policies name, the apps with a record
+    /// permission, and the vocabulary.
+    @Test func bashCompletionOffersRealNames() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let prefix = root + "/usr"
+        _ = try make(["install", "PREFIX=\(prefix)"])
+        try FileManager.default.createDirectory(atPath: root + "/state/audiosession", withIntermediateDirectories: true)
+        try #"{"org.example.Recorder": "granted"}"#.write(toFile: root + "/state/audiosession/permissions.json",
+                                                         atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = prefix + "/bin:/usr/bin:/bin"
+        environment["XDG_STATE_HOME"] = root + "/state"
+        environment["XDG_RUNTIME_DIR"] = root
+        environment["XDG_CONFIG_HOME"] = root + "/config"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        func complete(_ line: String) throws -> [String] {
+            var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            if words.last == nil { words.append("") }
+            let script = """
+                source '\(prefix)/share/bash-completion/completions/audiosessionctl'
+                COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
+                _audiosessionctl audiosessionctl '\(words[words.count - 1])' '\(words[words.count - 2])'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let (status, output) = try TestProcess.run("/bin/bash", ["-c", script], environment: environment)
+            #expect(status == 0, "\(output)")
+            return output.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete("audiosessionctl exec --policy ").contains("voip"))
+        #expect(try complete("audiosessionctl exec --policy med") == ["media-player"])
+        #expect(try complete("audiosessionctl policy explain signal").contains("signal-desktop"))
+        #expect(try complete("audiosessionctl permission grant org.ex") == ["org.example.Recorder"])
+        #expect(try complete("audiosessionctl exec --category playA") == ["playAndRecord"])
+        #expect(try complete("audiosessionctl exec --option duck").contains("duckOthers"))
+    }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioPolicy
 import FoundationEssentials
+import Glibc
 
 /// Finds and reads the policy files along the search path: the shipped folders (or `--policies`),
 /// then `/etc/audiosession/policies`, then each of `$XDG_CONFIG_DIRS` (default `/etc/xdg`), then
@@ -21,12 +22,21 @@ public struct PolicyLoader: Sendable {
     /// there, else each of `$XDG_DATA_DIRS` that has them (default `/usr/local/share:/usr/share`), the
     /// first listed winning.
     static var installedFolders: [String] {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: runningExecutable).resolvingSymlinksInPath()
         let relative = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/audiosession/policies").path
         if FileManager.default.fileExists(atPath: relative) { return [relative] }
         return UserDirectories.dataDirectories.reversed().map { $0 + "/audiosession/policies" }
             .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The running program's file, from `/proc/self/exe` (argv[0] is only a name when the program was
+    /// found along PATH).
+    static var runningExecutable: String {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Every `*.toml` file along the path, after replacements: (path, name, text).
