@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
+import DBusKit
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ struct ControlAndDesktopTests {
                 "no bus: a runtime failure, said in one line")
     }
 
-    @Test("locking through a stand-in ScreenSaver mutes an ambient session's stream, unlocking restores it; playback is untouched",
+    @Test("locking through a stand-in ScreenSaver mutes an ambient session's stream, unlocking restores it; playback is untouched; a lock from a client that does not own the name is ignored",
           arguments: SoundServerKind.allCases)
     func screenLock(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -62,17 +63,29 @@ struct ControlAndDesktopTests {
         try client.setActive(book.path, true)
         try server.play(app: "audiobook", properties: ["audiosession.token": book.token])
         let effects = try server.reportedStream(of: "game"), speech = try server.reportedStream(of: "audiobook")
-        func emit(_ locked: Bool) throws {
-            // A stand-in for the desktop's screen saver, announcing the lock as GNOME and KDE do.
-            try TestProcess.run("dbus-send", ["--bus=\(server.busAddress!)", "--type=signal", "/org/freedesktop/ScreenSaver",
-                                              "org.freedesktop.ScreenSaver.ActiveChanged", "boolean:\(locked)"],
-                                environment: server.environment)
+        // A stand-in for the desktop's screen saver, announcing the lock as GNOME and KDE do.
+        let standIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Clients/screensaver_standin.py").path
+        let screenSaver = try TestProcess("/usr/bin/python3", [standIn, "own"], environment: server.environment,
+                                          logDirectory: server.root + "/logs", name: "screensaver")
+        defer { screenSaver.stop() }
+        try waitUntil("the screen saver to own its name (\(screenSaver.output))") { screenSaver.output.contains("ready") }
+        func screenLocked() throws -> BusValue { try client.property(BusClient.manager, "ScreenLocked", interface: BusClient.bridge) }
+        func forge(_ locked: Bool) throws {
+            let (status, output) = try TestProcess.run("/usr/bin/python3", [standIn, "forge", "\(locked)"], environment: server.environment)
+            #expect(status == 0, "\(output)")
         }
-        try emit(true)
+
+        try forge(true)
+        #expect(try screenLocked() == .bool(false), "a lock from a client that does not own the name")
+        #expect(try server.reportedStream(index: effects.index)?.mute == false)
+        kill(screenSaver.pid, SIGUSR1)
         try waitUntil("the game muted by the lock") { try server.reportedStream(index: effects.index)?.mute == true }
         #expect(try server.reportedStream(index: speech.index)?.mute == false)
-        #expect(try client.property(BusClient.manager, "ScreenLocked", interface: BusClient.bridge) == .bool(true))
-        try emit(false)
+        #expect(try screenLocked() == .bool(true))
+        try forge(false)
+        #expect(try screenLocked() == .bool(true), "an unlock from a client that does not own the name")
+        kill(screenSaver.pid, SIGUSR2)
         try waitUntil("the game unmuted") { try server.reportedStream(index: effects.index)?.mute == false }
         #expect(try server.reportedStream(index: speech.index)?.mute == false)
     }

@@ -17,6 +17,7 @@ public final class BusService {
     private var sentProperties: [SessionID: [String: BusValue]] = [:]
     private var processIDs: [String: Int32] = [:]
     private var sentManagerProperties: [String: BusValue] = [:]
+    private var screenSaver = ScreenSaverWatch()
     private lazy var players = MPRISController(connection: connection)
     /// The questions to the user about recording (record permission).
     lazy var permissionQuestions = PermissionQuestions(connection: connection, loop: core.loop) { [unowned self] app, answer in
@@ -34,7 +35,8 @@ public final class BusService {
     /// Takes the well-known name and starts serving; throws when the name is taken.
     public func start() throws(BusError) {
         try connection.addMatch(BusDriver.nameOwnerChangedRule)
-        try connection.addMatch("type='signal',interface='org.freedesktop.ScreenSaver',member='ActiveChanged'")
+        try connection.addMatch(ScreenSaverWatch.matchRule)
+        screenSaver.start(on: connection)
         try connection.addMatch(PermissionQuestions.matchRule)
         objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
@@ -58,15 +60,13 @@ public final class BusService {
 
     private func otherMessage(_ message: BusMessage) -> Bool {
         if permissionQuestions.handle(message) { return true }
+        if let change = BusDriver.nameOwnerChange(message), screenSaver.noteOwnerChange(change) { return true }
         if let change = BusDriver.nameOwnerChange(message), change.name.hasPrefix(":"), change.newOwner.isEmpty {
             processIDs[change.name] = nil
             core.send(.ownerVanished(busName: change.name))
             return true
         }
-        // The desktop's screen saver (GNOME, KDE, and others implement org.freedesktop.ScreenSaver).
-        if message.kind == .signal, message.interface == "org.freedesktop.ScreenSaver", message.member == "ActiveChanged",
-            let locked = message.arguments.first?.boolValue
-        {
+        if let locked = screenSaver.lockState(message) {
             core.send(.screenLocked(locked))
             return true
         }
