@@ -63,6 +63,14 @@ struct PolicyFileTests {
         ("schema = 1\n[session]\ncategory = playback\n", 3, 12, ["strings need quotes"]),
         ("schema = 1\n[session]\ncategory = \"playback\n", 3, 12, ["not closed"]),
         ("schema = 1\nschema = 1\n", 2, 1, ["set twice"]),
+        // The longer forms TOML allows keep the position too; inside a wrapped list, the item's.
+        ("schema = 1\n[match]\nroles = [\n  \"phone\",\n  42,\n]\n", 5, 3, ["match.roles takes an array of strings", "an integer"]),
+        ("schema = 1\n[session]\ncategory = \"playback\"\noptions = [\n  \"mixWithOthers\",\n  \"loudly\",\n]\n", 6, 3,
+         ["unknown category option 'loudly'"]),
+        ("schema = 1\nsession.colour = \"red\"\n", 2, 1, ["unknown key session.colour"]),
+        ("schema = 1\nsession = { category = \"loud\" }\n", 2, 24, ["unknown category 'loud'"]),
+        ("schema = 1\n[ducking]\nlevel = nan\n", 3, 9, ["within 0.0…1.0"]),
+        ("schema = 1\n[match]\nroles = 2024-01-01\n", 3, 9, ["not a date or time"]),
     ]
 
     @Test("a broken file is reported with file:line:column and the rule it broke", arguments: broken)

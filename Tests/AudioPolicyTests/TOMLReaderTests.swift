@@ -130,27 +130,4 @@ struct TOMLReaderTests {
         #expect(read.precedence == expected.precedence && read.fallbackForRoles == expected.fallbackForRoles)
         #expect(read.description == expected.description)
     }
-
-    /// (document, line, column, words): errors inside a wrapped list point at the item.
-    static let wrappedErrors: [(String, Int, Int, [String])] = [
-        ("schema = 1\n[match]\nroles = [\n  \"phone\",\n  42,\n]\n", 5, 3, ["match.roles takes an array of strings", "an integer"]),
-        ("schema = 1\n[session]\ncategory = \"playback\"\noptions = [\n  \"mixWithOthers\",\n  \"loudly\",\n]\n", 6, 3,
-         ["unknown category option 'loudly'"]),
-        ("schema = 1\nsession.colour = \"red\"\n", 2, 1, ["unknown key session.colour"]),
-        ("schema = 1\nsession = { category = \"loud\" }\n", 2, 24, ["unknown category 'loud'"]),
-        ("schema = 1\n[ducking]\nlevel = nan\n", 3, 9, ["within 0.0…1.0"]),
-        ("schema = 1\n[match]\nroles = 2024-01-01\n", 3, 9, ["not a date or time"]),
-    ]
-
-    @Test("policy errors in the longer forms keep file:line:column", arguments: wrappedErrors)
-    func policyErrorsInLongerForms(row: (String, Int, Int, [String])) {
-        let (text, line, column, words) = row
-        do {
-            _ = try PolicyDocument(text: text, file: "wrapped.toml", name: "wrapped")
-            Issue.record("accepted")
-        } catch {
-            #expect(error.description.hasPrefix("wrapped.toml:\(line):\(column): "), "\(error)")
-            for word in words { #expect(error.message.contains(word), "\(error.message)") }
-        }
-    }
 }
