@@ -67,29 +67,83 @@ extension MPRISTests {
 }
 
 extension MPRISTests {
-    @Test("a Flatpak app's player is found by its app id when its process is not the stream's", arguments: SoundServerKind.allCases)
-    func flatpakPlayer(kind: SoundServerKind) throws {
+    /// (the app id its stream carries, the suffix of its MPRIS name)
+    static let sandboxedPlayers: [(String, String)] = [
+        ("com.example.Tunes", "tunes.instance42"), ("com.spotify.Client", "spotify"),
+        ("org.example.Player", "org.example.Player.instance7"),
+    ]
+    static var flatpakCases: [(SoundServerKind, String, String)] {
+        SoundServerKind.allCases.flatMap { kind in sandboxedPlayers.map { (kind, $0.0, $0.1) } }
+    }
+
+    /// Starts an MPRIS player that is not the stream's process (as in a sandbox, or a player with a
+    /// helper process), with `environment` added; returns its output.
+    static func detachedPlayer(in server: SoundServer, _ environment: [String: String]) throws -> () -> String {
+        let log = server.root + "/logs/detached-player-\(UUID().uuidString.prefix(6)).log"
+        try server.spawnDetached("/usr/bin/env", environment.map { "\($0.key)=\($0.value)" }
+                                     + [BridgeDaemon.buildDirectory + "/mpris-test-player", "Tunes", "-"], log: log)
+        let output = { textSoFar(log) }
+        try waitUntil("the player to be on the bus") { output().contains("ready") }
+        return output
+    }
+
+    @Test("a Flatpak app's player is found by its app id when its process is not the stream's", arguments: flatpakCases)
+    func flatpakPlayer(kind: SoundServerKind, appID: String, suffix: String) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let server = scenario.server
-        let log = server.root + "/logs/flatpak-player.log"
-        var environment = server.environment
-        environment["MPRIS_SUFFIX"] = "tunes.instance42"
-        let quoted = "MPRIS_SUFFIX=tunes.instance42 '\(BridgeDaemon.buildDirectory)/mpris-test-player' Tunes -"
-        let (_, pidText) = try TestProcess.run("/bin/sh", ["-c", "\(quoted) >'\(log)' 2>&1 & echo $!"], environment: environment)
-        defer { kill(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGKILL) }
-        var output: String { textSoFar(log) }
-        try waitUntil("the player to be on the bus") { output.contains("ready") }
+        let output = try Self.detachedPlayer(in: server, ["MPRIS_SUFFIX": suffix])
         // The app's stream comes from another process, with the sandbox's app id.
+        let streamLog = server.root + "/logs/tunes.log"
+        try server.spawnDetached("pacat", ["--playback", "--raw", "--client-name=Tunes", "--property=media.role=music",
+                                           "--property=pipewire.access.portal.app_id=\(appID)", "/dev/zero"],
+                                 log: streamLog)
+        let client = try BusClient(address: server.busAddress!)
+        _ = try ShippedPolicyTests.session(of: appID, client, log: streamLog)
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the bridge to pause the Flatpak app's player") { output().contains("Pause") }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the bridge to play it again") { output().contains("Play") }
+    }
+
+    /// (the player's environment, what it is)
+    static let reluctantPlayers: [([String: String], String)] = [
+        (["MPRIS_STATUS": "Paused"], "paused by the user"), (["MPRIS_CAN_PAUSE": "no"], "unable to pause"),
+    ]
+    static var reluctantCases: [(SoundServerKind, [String: String], String)] {
+        SoundServerKind.allCases.flatMap { kind in reluctantPlayers.map { (kind, $0.0, $0.1) } }
+    }
+
+    @Test("a player that is not playing, or cannot pause, is neither paused nor played by a call", arguments: reluctantCases)
+    func playerStateRead(kind: SoundServerKind, environment: [String: String], what: String) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
+        let output = try Self.detachedPlayer(in: server, environment.merging(["MPRIS_SUFFIX": "tunes"]) { $1 })
         let streamLog = server.root + "/logs/tunes.log"
         try server.spawnDetached("pacat", ["--playback", "--raw", "--client-name=Tunes", "--property=media.role=music",
                                            "--property=pipewire.access.portal.app_id=com.example.Tunes", "/dev/zero"],
                                  log: streamLog)
         let client = try BusClient(address: server.busAddress!)
-        _ = try ShippedPolicyTests.session(of: "com.example.Tunes", client, log: streamLog)
+        let session = try ShippedPolicyTests.session(of: "com.example.Tunes", client, log: streamLog)
+        let sessionName = "session/\(session.split(separator: "/").last ?? "")"
+        func decided(_ action: String) -> Bool {
+            daemon.records.contains { $0["event"] as? String == "action" && $0["action"] as? String == action
+                && $0["session"] as? String == sessionName }
+        }
         let call = try client.createSession("call")
         try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
         try client.setActive(call.path, true)
-        try waitUntil("the bridge to pause the Flatpak app's player") { output.contains("Pause") }
+        try waitUntil("the bridge to decide the pause") { decided("pause") }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the bridge to decide the play") { decided("play") }
+        // A second call: the bridge reads the player's state a third time, after any command it sent
+        // for the first (its messages to the player arrive in order).
+        try client.setActive(call.path, true)
+        func lines() -> [String] { output().split(separator: "\n").map(String.init) }
+        try waitUntil("the player's state read three times (\(lines()))") { lines().filter { $0 == "status read" }.count >= 3 }
+        #expect(!lines().contains("Pause") && !lines().contains("Play"), "\(what): \(lines())")
     }
 }

@@ -3,7 +3,8 @@
 // org.mpris.MediaPlayer2.testplayer (or org.mpris.MediaPlayer2.$MPRIS_SUFFIX) on the session bus,
 // plays silence through a child pacat (or the program PACAT, a copy of pacat under another name; "-"
 // for no stream of its own) as the app NAME (media.role=music), and prints "Pause" or "Play" when it is
-// asked to.
+// asked to. $MPRIS_STATUS is its PlaybackStatus at the start (Playing); $MPRIS_CAN_PAUSE=no makes
+// CanPause false. Each read of PlaybackStatus prints "status read".
 import DBusKit
 import Foundation
 import Glibc
@@ -14,7 +15,8 @@ let name = CommandLine.arguments.dropFirst().first ?? "Test Player"
 let loop = BusThreadLoop()
 let connection = try BusConnection(.session)
 connection.attach(to: loop)
-nonisolated(unsafe) var status = "Playing"
+nonisolated(unsafe) var status = ProcessInfo.processInfo.environment["MPRIS_STATUS"] ?? "Playing"
+let canPause = ProcessInfo.processInfo.environment["MPRIS_CAN_PAUSE"] != "no"
 let objects = ObjectServer(connection: connection)
 let player = ExportedInterface(
     name: "org.mpris.MediaPlayer2.Player",
@@ -24,7 +26,9 @@ let player = ExportedInterface(
         "PlayPause": ExportedMethod("") { _ in status = status == "Playing" ? "Paused" : "Playing"; say("PlayPause"); return .reply([]) },
         "Stop": ExportedMethod("") { _ in status = "Stopped"; say("Stop"); return .reply([]) },
     ],
-    properties: ["PlaybackStatus": ExportedProperty("s", get: { .string(status) })],
+    properties: ["PlaybackStatus": ExportedProperty("s", get: { say("status read"); return .string(status) }),
+                 "CanPause": ExportedProperty("b", get: { .bool(canPause) }),
+                 "CanPlay": ExportedProperty("b", get: { .bool(true) })],
     introspectionXML: "")
 let root = ExportedInterface(name: "org.mpris.MediaPlayer2", methods: [:],
                              properties: ["Identity": ExportedProperty("s", get: { .string(name) })], introspectionXML: "")
