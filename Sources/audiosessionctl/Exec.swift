@@ -16,7 +16,8 @@ extension AudioSessionControl {
             abstract: "Run a program inside an audio session; its streams join it by token.",
             discussion: """
                 Creates a session owned by this command, sets its category, mode and options (or starts \
-                from --policy), activates it, and runs COMMAND with audiosession.token added to PULSE_PROP. \
+                from --policy), activates it, and runs COMMAND with audiosession.token added to PULSE_PROP (PulseAudio clients) \
+                and PIPEWIRE_PROPS (native PipeWire clients). \
                 The session ends when COMMAND exits; the exit status is COMMAND's. Put -- before COMMAND \
                 when it has options of its own.
                 """)
@@ -56,11 +57,20 @@ extension AudioSessionControl {
             }
             _ = try bridge.call(path, BusContract.sessionInterface, "SetActive", [.bool(true), .strings([])])
             var environment = ProcessInfo.processInfo.environment
-            let property = "audiosession.token=\(token)"
-            environment["PULSE_PROP"] = environment["PULSE_PROP"].map { "\($0) \(property)" } ?? property
+            Self.addToken(token, to: &environment)
             let status = try ChildProcess.run(words, environment: environment)
             _ = try? bridge.call(path, BusContract.sessionInterface, "Release", [])
             throw ExitCode(status)
+        }
+
+        /// The token for the child's streams: in `PULSE_PROP` for PulseAudio clients, and in
+        /// `PIPEWIRE_PROPS` (a SPA JSON object, kept with what it held) for native PipeWire clients.
+        static func addToken(_ token: String, to environment: inout [String: String]) {
+            let property = "audiosession.token=\(token)"
+            environment["PULSE_PROP"] = environment["PULSE_PROP"].map { "\($0) \(property)" } ?? property
+            var inner = (environment["PIPEWIRE_PROPS"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if inner.hasPrefix("{") && inner.hasSuffix("}") { inner = String(inner.dropFirst().dropLast()) }
+            environment["PIPEWIRE_PROPS"] = "{ \(inner) audiosession.token = \"\(token)\" }"
         }
     }
 }

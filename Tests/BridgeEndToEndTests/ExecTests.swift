@@ -70,3 +70,39 @@ extension ExecTests {
         #expect(created?["policy"] as? String == "default")
     }
 }
+
+extension ExecTests {
+    /// Native PipeWire clients read PIPEWIRE_PROPS, not PULSE_PROP; pipewire-pulse shows their node's
+    /// properties, token included, to the bridge. (PulseAudio has no native PipeWire clients.)
+    @Test("exec runs an unmodified pw-play inside a session; its node carries the token and joins it",
+          arguments: [SoundServerKind.pipewire, .pipewire14])
+    func execRunsPwPlayInASession(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
+        // A minute of silence as a WAV file, for pw-play.
+        let silence = server.root + "/silence.wav"
+        let (status, output) = try TestProcess.run("/usr/bin/python3", ["-c", """
+            import wave
+            with wave.open('\(silence)', 'wb') as f:
+                f.setnchannels(2); f.setsampwidth(2); f.setframerate(48000); f.writeframes(bytes(4 * 48000 * 60))
+            """], environment: server.environment)
+        #expect(status == 0, "\(output)")
+        let exec = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [
+            "exec", "--category", "playback", "--", "pw-play", silence,
+        ])
+        defer { exec.stop() }
+        let stream = try server.reportedStream(of: "pw-play")
+        let token = try #require(stream.properties["audiosession.token"], "\(stream.properties)")
+        let client = try BusClient(address: server.busAddress!)
+        try waitUntil("the stream to join the exec's session") {
+            let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
+            let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+            let streams = snapshot["streams"] as? [[String: Any]] ?? []
+            guard let path = streams.first(where: { $0["stream"] as? String == "sink-input/\(stream.index)" })?["session"] as? String
+            else { return false }
+            return try client.property(path, "StreamToken") == .string(token)
+                && client.property(path, "Category") == .string("playback") && client.property(path, "IsActive") == .bool(true)
+        }
+    }
+}
