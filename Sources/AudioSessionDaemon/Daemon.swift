@@ -89,6 +89,9 @@ public final class Daemon: @unchecked Sendable {
             roleModules.takeOver()
             core.adapter.removeLeftoverCombinedOutputs(keeping: Set(core.engine.combinedOutputs.values.map(\.name)))
         }
+        // logind, when there is a system bus (not the bus the bridge serves on, if that is the system
+        // bus); the lock state is read before the bridge takes its name.
+        if options.bus != .system { login = LoginMonitor(loop: loop, core: core) }
         if !options.headless {
             let connection = try BusConnection(options.bus)
             connection.attach(to: loop)
@@ -97,8 +100,6 @@ public final class Daemon: @unchecked Sendable {
             try service.start()
             self.service = service
         }
-        // logind, when there is a system bus (not the bus the bridge serves on, if that is the system bus).
-        if options.bus != .system { login = LoginMonitor(loop: loop, core: core) }
         signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] number in
             if number == SIGHUP { loadPolicies() } else { stop() }
         }

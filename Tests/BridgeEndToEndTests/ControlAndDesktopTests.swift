@@ -231,48 +231,96 @@ final class JournalStandIn {
     }
 }
 
-@Suite("logind on the system bus", .serialized)
-struct LogindTests {
-    @Test("LockedHint from a stand-in logind silences ambient output; PrepareForSleep/wake gives wakeFromSleep", arguments: SoundServerKind.allCases)
-    func lockedHintAndSleep(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
+/// A private system bus with a stand-in logind (two login sessions, the user's display session "1"),
+/// and a bridge started on it with `environment` added.
+struct LogindStandIn {
+    let server: SoundServer
+    let environment: [String: String]
+    let standIn: TestProcess
+    let daemon: TestProcess
+
+    init(_ server: SoundServer, locked: String = "", bridgeEnvironment: [String: String] = [:]) throws {
+        self.server = server
         let systemBus = server.root + "/run/system_bus"
         _ = try server.spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(systemBus)"])
         try waitUntil("the private system bus") { FileManager.default.fileExists(atPath: systemBus) }
         var environment = server.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(systemBus)"
-        let log = server.root + "/logs/login.jsonl"
-        let daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
-                                     ["--server", server.address, "--log", "json", "--log-file", log,
-                                      "--policies", BridgeDaemon.policiesFolder],
-                                     environment: environment, logDirectory: server.root + "/logs")
-        defer { daemon.stop() }
+        environment["XDG_SESSION_ID"] = nil
+        self.environment = environment
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/login1_standin.py").path
+        let standIn = try TestProcess("/usr/bin/python3", [script], environment: environment.merging(["STANDIN_LOCKED": locked]) { $1 },
+                                      logDirectory: server.root + "/logs", name: "logind")
+        self.standIn = standIn
+        try waitUntil("the stand-in logind (\(standIn.output))") { standIn.output.contains("ready") }
+        daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
+                                 ["--server", server.address, "--policies", BridgeDaemon.policiesFolder],
+                                 environment: environment.merging(bridgeEnvironment) { $1 }, logDirectory: server.root + "/logs")
         try waitUntil("the bridge on the session bus") {
             try TestProcess.run("busctl", ["--address=\(server.busAddress!)", "status", "io.github.audiosession.Bridge1"],
                                 environment: environment).status == 0
         }
+    }
+
+    /// `lock N`, `unlock N`, `sleep`, `wake`.
+    func send(_ command: String) throws {
+        let result = try TestProcess.run("busctl", ["--address=\(environment["DBUS_SYSTEM_BUS_ADDRESS"]!)", "call",
+                                                    "org.freedesktop.login1", "/org/freedesktop/login1",
+                                                    "io.github.audiosession.Test", "Do", "s", command], environment: environment)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    func stop() {
+        daemon.stop()
+        standIn.stop()
+    }
+}
+
+@Suite("logind on the system bus", .serialized)
+struct LogindTests {
+    @Test("LockedHint of the bridge's own login session silences ambient output, another session's does not; PrepareForSleep/wake gives wakeFromSleep",
+          arguments: SoundServerKind.allCases)
+    func lockedHintAndSleep(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let logind = try LogindStandIn(server)
+        defer { logind.stop() }
         let client = try BusClient(address: server.busAddress!)
         let game = try client.createSession("game")
         try client.setCategory(game.path, "ambient")
         try client.setActive(game.path, true)
         try server.play(app: "game", properties: ["audiosession.token": game.token])
         let effects = try server.reportedStream(of: "game")
-        let standIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/login1_standin.py").path
-        func logind(_ word: String) throws {
-            let result = try TestProcess.run("/usr/bin/python3", [standIn, word], environment: environment)
-            #expect(result.status == 0, "\(result.output)")
-        }
-        try logind("lock")
+        try logind.send("lock 1")
         try waitUntil("the game muted by the lock") { try server.reportedStream(index: effects.index)?.mute == true }
-        try logind("unlock")
+        try logind.send("unlock 1")
         try waitUntil("the game unmuted") { try server.reportedStream(index: effects.index)?.mute == false }
+        // Another login session locks; then a sleep, which the bridge reads after the lock (one sender).
+        try logind.send("lock 2")
         // The headphones are there before the sleep, so that the move after the wake comes well within
         // the wake window (2 s) on every server.
         try server.plug(.wiredHeadphones)
-        try logind("sleep")
-        try logind("wake")
+        try logind.send("sleep")
+        try waitUntil("the sleep suspending the game") { client.interruptions(game.path).contains { $0.reason == "appWasSuspended" } }
+        #expect(try client.property(BusClient.manager, "ScreenLocked", interface: BusClient.bridge) == .bool(false),
+                "another login session's lock")
+        try logind.send("wake")
         try server.move(sinkInput: effects.index, to: "headphones")
         try waitUntil("a wakeFromSleep route change") { !client.routeChanges(game.path).filter { $0.reason == "wakeFromSleep" }.isEmpty }
+    }
+
+    /// (XDG_SESSION_ID of the bridge, or nil for the display session; whether it is locked at the start)
+    static let startRows: [(String?, Bool)] = [(nil, true), ("1", true), ("2", false)]
+
+    @Test("the lock of the bridge's own session is read at the start: $XDG_SESSION_ID's, else the user's display session",
+          arguments: SoundServerKind.allCases.flatMap { kind in startRows.map { (kind, $0.0, $0.1) } })
+    func lockedAtStart(kind: SoundServerKind, sessionID: String?, locked: Bool) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let logind = try LogindStandIn(server, locked: "1", bridgeEnvironment: sessionID.map { ["XDG_SESSION_ID": $0] } ?? [:])
+        defer { logind.stop() }
+        // The bridge reads the lock before it takes its name on the session bus.
+        let client = try BusClient(address: server.busAddress!)
+        #expect(try client.property(BusClient.manager, "ScreenLocked", interface: BusClient.bridge) == .bool(locked))
     }
 }
