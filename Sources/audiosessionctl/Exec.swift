@@ -16,10 +16,10 @@ extension AudioSessionControl {
             abstract: "Run a program inside an audio session; its streams join it by token.",
             discussion: """
                 Creates a session owned by this command, sets its category, mode and options (or starts \
-                from --policy), activates it, and runs COMMAND with audiosession.token added to PULSE_PROP (PulseAudio clients) \
-                and PIPEWIRE_PROPS (native PipeWire clients). \
-                The session ends when COMMAND exits; the exit status is COMMAND's. Put -- before COMMAND \
-                when it has options of its own.
+                from --policy), activates it, and runs COMMAND with audiosession.token added to PULSE_PROP \
+                (PulseAudio clients) and PIPEWIRE_PROPS (native PipeWire clients). The session ends when \
+                COMMAND exits; the exit status is COMMAND's. Put -- before COMMAND when it has options of \
+                its own.
                 """)
 
         @Option(help: ArgumentHelp("The session's category.", discussion: "One of: \(SessionCategory.spellings).",

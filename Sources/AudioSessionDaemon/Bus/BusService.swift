@@ -60,11 +60,13 @@ public final class BusService {
 
     private func otherMessage(_ message: BusMessage) -> Bool {
         if permissionQuestions.handle(message) { return true }
-        if let change = BusDriver.nameOwnerChange(message), screenSaver.noteOwnerChange(change) { return true }
-        if let change = BusDriver.nameOwnerChange(message), change.name.hasPrefix(":"), change.newOwner.isEmpty {
-            processIDs[change.name] = nil
-            core.send(.ownerVanished(busName: change.name))
-            return true
+        if let change = BusDriver.nameOwnerChange(message) {
+            if screenSaver.noteOwnerChange(change) { return true }
+            if change.name.hasPrefix(":"), change.newOwner.isEmpty {
+                processIDs[change.name] = nil
+                core.send(.ownerVanished(busName: change.name))
+                return true
+            }
         }
         if let locked = screenSaver.lockState(message) {
             core.send(.screenLocked(locked))
