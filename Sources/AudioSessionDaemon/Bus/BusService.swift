@@ -174,6 +174,11 @@ public final class BusService {
             guard let callerPID else {
                 return objects.reply(to: call.message, Self.fail(.accessDenied, "the caller's connection is gone"))
             }
+            // A sandboxed app is the app its sandbox says it is, whatever it declares.
+            if let sandboxed = SandboxIdentity.flatpakID(ofProcess: callerPID), sandboxed != appID {
+                return objects.reply(to: call.message, Self.fail(.accessDenied,
+                    "the caller runs in the Flatpak sandbox of \(sandboxed); its sessions are \(sandboxed)'s, not '\(appID)'"))
+            }
             if let hintedPID {
                 guard ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
                     return objects.reply(to: call.message, Self.fail(.accessDenied,
