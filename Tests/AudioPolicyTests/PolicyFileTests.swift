@@ -71,7 +71,7 @@ struct PolicyFileTests {
         ("schema = 1\nsession = { category = \"loud\" }\n", 2, 24, ["unknown category 'loud'"]),
         ("schema = 1\n[ducking]\nlevel = nan\n", 3, 9, ["within 0.0…1.0"]),
         ("schema = 1\n[match]\nroles = 2024-01-01\n", 3, 9, ["not a date or time"]),
-    ]
+    ] + TOMLReaderTests.refused
 
     @Test("a broken file is reported with file:line:column and the rule it broke", arguments: broken)
     func brokenFiles(row: (String, Int, Int, [String])) {
