@@ -23,6 +23,7 @@ public enum Introspection {
             <method name="RecordPermissions">
               <arg name="permissions" type="a{ss}" direction="out"/>
             </method>
+            <method name="WatchEvents"/>
             <property name="SilentMode" type="b" access="readwrite"/>
             <property name="ScreenLocked" type="b" access="read"/>
             <property name="ServerName" type="s" access="read"/>

@@ -24,11 +24,12 @@ public final class BusMessage: @unchecked Sendable {
         return message
     }
 
-    /// A signal (`dbus_message_new_signal`).
-    public static func signal(path: String, interface: String, member: String, _ arguments: [BusValue] = [])
-        -> BusMessage
+    /// A signal (`dbus_message_new_signal`): a broadcast, or a unicast to `destination` when one is given.
+    public static func signal(path: String, interface: String, member: String, _ arguments: [BusValue] = [],
+                              destination: String? = nil) -> BusMessage
     {
         let message = BusMessage(taking: dbus_message_new_signal(path, interface, member)!)
+        if let destination { dbus_message_set_destination(message.pointer, destination) }
         message.append(arguments)
         return message
     }

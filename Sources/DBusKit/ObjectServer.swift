@@ -72,6 +72,13 @@ public final class ObjectServer {
     private var objects: [String: [ExportedInterface]] = [:]
     /// Called for messages that are not method calls to an exported object (signals, …).
     public var onOtherMessage: ((BusMessage) -> Bool)?
+    /// Runs before each method call to an exported object is served, with the caller's unique name:
+    /// it calls `proceed` when the call may be served, at once or after looking the caller up. It
+    /// must keep one caller's calls in the order they came.
+    public var admit: ((_ sender: String, _ proceed: @escaping () -> Void) -> Void)?
+    /// The error for a caller that may not reach the object at `path`, nil when it may. Such a
+    /// caller gets the error for every call there, and introspection leaves the path out for it.
+    public var accessError: ((_ path: String, _ sender: String) -> BusError?)?
 
     public static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"
@@ -87,9 +94,10 @@ public final class ObjectServer {
     /// Stops serving `path`.
     public func unexport(path: String) { objects[path] = nil }
 
-    /// Emits a signal from `path`.
-    public func emitSignal(path: String, interface: String, member: String, _ arguments: [BusValue]) {
-        connection.send(.signal(path: path, interface: interface, member: member, arguments))
+    /// Emits a signal from `path`: a broadcast, or a unicast to `destination`.
+    public func emitSignal(path: String, interface: String, member: String, _ arguments: [BusValue],
+                           destination: String? = nil) {
+        connection.send(.signal(path: path, interface: interface, member: member, arguments, destination: destination))
     }
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `interface` at `path`.
@@ -113,35 +121,44 @@ public final class ObjectServer {
         guard message.kind == .methodCall, let path = message.path, let member = message.member else {
             return onOtherMessage?(message) ?? false
         }
-        let interface = message.interface
-        let result: MethodResult
-        switch interface {
-        case Self.introspectableInterface where member == "Introspect":
-            guard objects[path] != nil || !children(of: path).isEmpty else { return false }
-            result = .reply([.string(introspect(path))])
-        case Self.propertiesInterface:
-            guard let interfaces = objects[path] else { return false }
-            result = properties(member, message, interfaces)
-        default:
-            guard let interfaces = objects[path] else {
-                if interface?.hasPrefix("org.freedesktop.DBus") == true { return false }
-                result = .error(.unknownObject("no object at \(path)"))
-                break
+        // What is not this server's to answer goes back to libdbus, which answers it.
+        if objects[path] == nil {
+            switch message.interface {
+            case Self.introspectableInterface where member == "Introspect":
+                if children(of: path).isEmpty { return false }
+            case let interface? where interface.hasPrefix("org.freedesktop.DBus"): return false
+            default: break
             }
-            let candidates = interfaces.filter { interface == nil || $0.name == interface }
-            guard let method = candidates.lazy.compactMap({ $0.methods[member] }).first else {
-                result = .error(.unknownMethod("no method \(interface ?? "").\(member) at \(path)"))
-                break
-            }
-            guard message.signature == method.inputSignature else {
-                result = .error(.invalidArgs(
-                    "\(member) takes (\(method.inputSignature)), not (\(message.signature))"))
-                break
-            }
-            result = method.handler(MethodCall(message: message, arguments: message.arguments))
         }
-        reply(to: message, result)
+        guard let admit else {
+            serve(message)
+            return true
+        }
+        admit(message.sender ?? "") { [weak self] in self?.serve(message) }
         return true
+    }
+
+    private func serve(_ message: BusMessage) {
+        let path = message.path ?? "", sender = message.sender ?? ""
+        if let denied = accessError?(path, sender) { return reply(to: message, .error(denied)) }
+        reply(to: message, dispatch(message, path: path, member: message.member ?? "", sender: sender))
+    }
+
+    private func dispatch(_ message: BusMessage, path: String, member: String, sender: String) -> MethodResult {
+        let interface = message.interface
+        if interface == Self.introspectableInterface, member == "Introspect" {
+            return .reply([.string(introspect(path, for: sender))])
+        }
+        guard let interfaces = objects[path] else { return .error(.unknownObject("no object at \(path)")) }
+        if interface == Self.propertiesInterface { return properties(member, message, interfaces) }
+        let candidates = interfaces.filter { interface == nil || $0.name == interface }
+        guard let method = candidates.lazy.compactMap({ $0.methods[member] }).first else {
+            return .error(.unknownMethod("no method \(interface ?? "").\(member) at \(path)"))
+        }
+        guard message.signature == method.inputSignature else {
+            return .error(.invalidArgs("\(member) takes (\(method.inputSignature)), not (\(message.signature))"))
+        }
+        return method.handler(MethodCall(message: message, arguments: message.arguments))
     }
 
     private func properties(_ member: String, _ message: BusMessage, _ interfaces: [ExportedInterface]) -> MethodResult {
@@ -187,8 +204,9 @@ public final class ObjectServer {
         return Array(Set(names)).sorted()
     }
 
-    /// The introspection XML of a path: the standard interfaces, the object's own, and its children.
-    public func introspect(_ path: String) -> String {
+    /// The introspection XML of a path: the standard interfaces, the object's own, and its children
+    /// (those `sender` may reach, when one is given).
+    public func introspect(_ path: String, for sender: String? = nil) -> String {
         var xml = """
             <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
@@ -199,7 +217,11 @@ public final class ObjectServer {
             xml += Self.standardInterfacesXML
             for interface in interfaces { xml += interface.introspectionXML + "\n" }
         }
-        for child in children(of: path) { xml += "  <node name=\"\(child)\"/>\n" }
+        let prefix = path == "/" ? "/" : path + "/"
+        for child in children(of: path) {
+            if let sender, accessError?(prefix + child, sender) != nil { continue }
+            xml += "  <node name=\"\(child)\"/>\n"
+        }
         return xml + "</node>\n"
     }
 

@@ -18,6 +18,8 @@ extension AudioSessionControl {
             let bridge = try BridgeCalls()
             try bridge.connection.addMatch(
                 "type='signal',sender='\(BusContract.busName)',interface='\(BusContract.managerInterface)',member='Event'")
+            // The bridge sends the records to the connections that asked for them.
+            _ = try bridge.call(BusContract.managerPath, BusContract.managerInterface, "WatchEvents", [])
             let format = self.format
             bridge.connection.onMessage = { message in
                 guard message.member == "Event", let json = message.arguments.first?.stringValue else { return false }

@@ -59,4 +59,75 @@ struct SandboxTests {
         #expect(client.errorName(BusClient.manager, BusClient.bridge, "CreateSession",
                                  [.string("org.mozilla.firefox"), .vardict([])]) == nil)
     }
+
+    static let lookAround = """
+        import sys, json, dbus
+        bus = dbus.SessionBus()
+        name, manager = "io.github.audiosession.Bridge1", "/io/github/audiosession/Bridge1"
+        bridge = dbus.Interface(bus.get_object(name, manager), name)
+        def attempt(what, call):
+            try:
+                call()
+                print(what, "allowed")
+            except dbus.exceptions.DBusException as error:
+                print(what, error.get_dbus_name())
+        own, _ = bridge.CreateSession("com.example.Tunes", dbus.Dictionary({}, signature="sv"))
+        print("own", own)
+        print("listed", " ".join(sorted(str(p) for p in bridge.ListSessions())))
+        snapshot = json.loads(bridge.Snapshot())
+        print("snapshot", " ".join(sorted(s["app"] for s in snapshot["sessions"])), "devices" if snapshot["devices"] else "no-devices")
+        other = sys.argv[1]
+        properties = dbus.Interface(bus.get_object(name, other, introspect=False), "org.freedesktop.DBus.Properties")
+        attempt("other-property", lambda: properties.Get("io.github.audiosession.Session1", "StreamToken"))
+        attempt("other-all", lambda: properties.GetAll("io.github.audiosession.Session1"))
+        mine = dbus.Interface(bus.get_object(name, own), "org.freedesktop.DBus.Properties")
+        print("own-app", mine.Get("io.github.audiosession.Session1", "AppId"))
+        node = dbus.Interface(bus.get_object(name, manager + "/session"), "org.freedesktop.DBus.Introspectable")
+        print("children", " ".join(sorted(part.split('"')[1] for part in node.Introspect().split("<node name=")[1:])))
+        attempt("watch", lambda: bridge.WatchEvents())
+        attempt("permission", lambda: bridge.SetRecordPermission("com.example.Tunes", "granted"))
+        manager_properties = dbus.Interface(bus.get_object(name, manager), "org.freedesktop.DBus.Properties")
+        attempt("silent", lambda: manager_properties.Set(name, "SilentMode", dbus.Boolean(True)))
+        """
+
+    @Test("a sandboxed caller sees only its own app's sessions, may not follow the event log, and may not set what is the user's",
+          arguments: SoundServerKind.allCases)
+    func sandboxedCallerSeesItsOwn(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let browser = try BusClient(address: server.busAddress!)
+        let (other, _) = try browser.createSession("org.mozilla.firefox")
+        let (podcasts, _) = try browser.createSession("org.gnome.Podcasts")
+        let script = "import sys\nsys.argv = ['x', '\(other)']\n" + Self.lookAround
+        let output = try Self.runSandboxed("com.example.Tunes", script, in: server)
+        var answers: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            answers[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        let own = try #require(answers["own"], "\(output)")
+        #expect(answers["listed"] == own, "ListSessions shows only the app's own session: \(output)")
+        #expect(answers["snapshot"] == "com.example.Tunes devices", "Snapshot: its own session, every device: \(output)")
+        let denied = "io.github.audiosession.Error.AccessDenied"
+        #expect(answers["other-property"] == denied, "\(output)")
+        #expect(answers["other-all"] == denied, "\(output)")
+        #expect(answers["own-app"] == "com.example.Tunes", "\(output)")
+        #expect(answers["children"] == String(own.split(separator: "/").last!), "introspection lists its own session only: \(output)")
+        #expect(answers["watch"] == denied, "\(output)")
+        #expect(answers["permission"] == denied, "\(output)")
+        #expect(answers["silent"] == denied, "\(output)")
+        #expect(try browser.property(BusClient.manager, "SilentMode", interface: BusClient.bridge) == .bool(false))
+        // Outside the sandbox, every session is listed (the sandboxed app's ended with its connection),
+        // and the event log may be followed.
+        let listed = try browser.call(BusClient.manager, BusClient.bridge, "ListSessions").first?.stringArray ?? []
+        #expect(listed == [other, podcasts])
+        try browser.call(BusClient.manager, BusClient.bridge, "WatchEvents")
+        try browser.setCategory(other, "playback")
+        try waitUntil("the event log to reach the watcher") {
+            browser.signals("Event", from: BusClient.manager).contains { $0.arguments.first?.stringValue?.contains("session.category") == true }
+        }
+    }
 }
+

@@ -20,14 +20,19 @@ extension BusService {
         [
             "SetRecordPermission": method("ss") { [unowned self] call in
                 let app = call.arguments[0].stringValue ?? ""
+                if let sandboxed = callers.identity(of: call.sender).sandboxAppID {
+                    return Self.fail(.accessDenied, "record permission is the user's to decide; \(sandboxed) runs in a sandbox")
+                }
                 let word = call.arguments[1].stringValue ?? ""
                 guard let permission = RecordPermission(rawValue: word) else {
                     return Self.fail(.badParam, "'\(word.prefix(40))' is not a record permission; expected granted, denied or undetermined")
                 }
                 return forward(call) { .setRecordPermission($0, app: app, permission) }
             },
-            "RecordPermissions": method("") { [unowned self] _ in
-                let entries = core.engine.recordPermissions.sorted { $0.key < $1.key }
+            // A sandboxed app learns only its own.
+            "RecordPermissions": method("") { [unowned self] call in
+                let caller = callers.identity(of: call.sender)
+                let entries = core.engine.recordPermissions.filter { caller.maySee(app: $0.key) }.sorted { $0.key < $1.key }
                     .map { BusDictEntry(key: .string($0.key), value: .string($0.value.rawValue)) }
                 return .reply([.dictionary(key: "s", value: "s", entries)])
             },

@@ -15,7 +15,10 @@ public final class BusService {
     private var pending: [RequestID: BusMessage] = [:]
     private var nextRequest: UInt64 = 1
     private var sentProperties: [SessionID: [String: BusValue]] = [:]
-    private var processIDs: [String: Int32] = [:]
+    /// Who each caller is (its process and sandbox), looked up before its calls are served.
+    lazy var callers = CallerIdentities(connection: connection)
+    /// The connections that asked for the event log (`WatchEvents`).
+    var eventWatchers: Set<String> = []
     private var sentManagerProperties: [String: BusValue] = [:]
     private var screenSaver = ScreenSaverWatch()
     private lazy var players = MPRISController(connection: connection)
@@ -39,6 +42,8 @@ public final class BusService {
         screenSaver.start(on: connection)
         try connection.addMatch(PermissionQuestions.matchRule)
         objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
+        objects.admit = { [unowned self] sender, proceed in callers.whenKnown(sender, proceed) }
+        objects.accessError = { [unowned self] path, sender in accessError(at: path, for: sender) }
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
         core.observeActions { [unowned self] action in self.perform(action) }
@@ -52,18 +57,13 @@ public final class BusService {
         emitPropertyChanges()
     }
 
-    /// Sends the manager's `Event` signal for one event-log record.
-    public func emitEvent(json: String) {
-        objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface, member: "Event",
-                           [.string(json)])
-    }
-
     private func otherMessage(_ message: BusMessage) -> Bool {
         if permissionQuestions.handle(message) { return true }
         if let change = BusDriver.nameOwnerChange(message) {
             if screenSaver.noteOwnerChange(change) { return true }
             if change.name.hasPrefix(":"), change.newOwner.isEmpty {
-                processIDs[change.name] = nil
+                callers.forget(change.name)
+                eventWatchers.remove(change.name)
                 core.send(.ownerVanished(busName: change.name))
                 return true
             }
@@ -121,14 +121,21 @@ public final class BusService {
             name: BusContract.managerInterface,
             methods: [
                 "CreateSession": method("sa{sv}") { [unowned self] in self.createSession($0) },
-                "ListSessions": method("") { [unowned self] _ in
-                    .reply([.array(element: "o", core.engine.sessions.keys.sorted().map { .objectPath(Self.path($0)) })])
+                "ListSessions": method("") { [unowned self] call in
+                    let sessions = core.engine.sessions.values.filter { mayShow($0, to: call.sender) }
+                    return .reply([.array(element: "o", sessions.map(\.id).sorted().map { .objectPath(Self.path($0)) })])
                 },
-                "Snapshot": method("") { [unowned self] _ in .reply([.string(Snapshot.json(of: core))]) },
-            ].merging(permissionManagerMethods()) { $1 },
+                "Snapshot": method("") { [unowned self] call in
+                    .reply([.string(Snapshot.json(of: core) { mayShow($0, to: call.sender) })])
+                },
+            ].merging(permissionManagerMethods()) { $1 }.merging(eventLogMethods()) { $1 },
             properties: [
                 "SilentMode": ExportedProperty("b", get: { [unowned self] in .bool(core.engine.silentMode) },
-                                               set: { [unowned self] value, _ in
+                                               set: { [unowned self] value, sender in
+                                                   if let app = callers.identity(of: sender).sandboxAppID {
+                                                       return AudioSessionError(.accessDenied,
+                                                           "the silent switch is the user's; \(app) runs in a sandbox").busError
+                                                   }
                                                    core.send(.silentMode(value.boolValue ?? false))
                                                    return nil
                                                }),
@@ -167,41 +174,25 @@ public final class BusService {
             guard let name = hint.stringValue else { return Self.fail(.badParam, "the policy hint must be an s (string)") }
             policyName = name
         }
-        // The caller's process comes from the bus, never from the caller's word.
-        processID(of: call.sender) { [unowned self] callerPID in
-            // The bus knows the process of every connected caller: without one the caller is gone
-            // (it sent the call and disconnected), and a session made now would have no owner to end it.
-            guard let callerPID else {
-                return objects.reply(to: call.message, Self.fail(.accessDenied, "the caller's connection is gone"))
-            }
-            // A sandboxed app is the app its sandbox says it is, whatever it declares.
-            if let sandboxed = SandboxIdentity.flatpakID(ofProcess: callerPID), sandboxed != appID {
-                return objects.reply(to: call.message, Self.fail(.accessDenied,
-                    "the caller runs in the Flatpak sandbox of \(sandboxed); its sessions are \(sandboxed)'s, not '\(appID)'"))
-            }
-            if let hintedPID {
-                guard ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
-                    return objects.reply(to: call.message, Self.fail(.accessDenied,
-                                                                     "process \(hintedPID) is not a descendant of the caller"))
-                }
-            }
-            let ownerPID = hintedPID ?? callerPID
-            core.send(.createSession(request(call.message), SessionRequest(
-                owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(),
-                policyName: policyName, ownerBinary: ProcessAncestry.executableName(of: ownerPID))))
+        // The caller's process and sandbox come from the bus and the system, never from the caller's word.
+        let caller = callers.identity(of: call.sender)
+        // The bus knows the process of every connected caller: without one the caller is gone (it sent
+        // the call and disconnected), and a session made now would have no owner to end it.
+        guard let callerPID = caller.processID else { return Self.fail(.accessDenied, "the caller's connection is gone") }
+        // A sandboxed app is the app its sandbox says it is, whatever it declares.
+        if let sandboxed = caller.sandboxAppID, sandboxed != appID {
+            return Self.fail(.accessDenied,
+                             "the caller runs in the Flatpak sandbox of \(sandboxed); its sessions are \(sandboxed)'s, not '\(appID)'")
         }
-        return .later
-    }
-
-    /// The process of a connection, asked of the bus once per connection: a unique name never changes
-    /// hands, and the answer is forgotten when the connection goes.
-    private func processID(of sender: String, _ body: @escaping (Int32?) -> Void) {
-        if let known = processIDs[sender] { return body(known) }
-        BusDriver.processID(of: sender, on: connection) { [unowned self] pid in
-            let pid = pid.map { Int32(bitPattern: $0) }
-            if let pid { processIDs[sender] = pid }
-            body(pid)
+        if let hintedPID {
+            guard ProcessAncestry.chain(of: hintedPID).dropFirst().contains(callerPID) else {
+                return Self.fail(.accessDenied, "process \(hintedPID) is not a descendant of the caller")
+            }
         }
+        let ownerPID = hintedPID ?? callerPID
+        return forward(call) { .createSession($0, SessionRequest(
+            owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(),
+            policyName: policyName, ownerBinary: ProcessAncestry.executableName(of: ownerPID))) }
     }
 
     /// 128 random bits, in hex.

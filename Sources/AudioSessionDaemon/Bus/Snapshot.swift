@@ -4,9 +4,13 @@ import AudioSessionModel
 
 /// The manager's `Snapshot()`: sessions, streams, devices, routes and applied effects as JSON.
 enum Snapshot {
-    static func json(of core: BridgeCore) -> String {
+    /// The snapshot with the sessions `visible` admits and their streams (every device).
+    static func json(of core: BridgeCore, visible: (Session) -> Bool) -> String {
         let engine = core.engine
-        let sessions: [JSONValue] = engine.sessions.values.sorted { $0.id < $1.id }.map { session in
+        let shown = engine.sessions.values.filter(visible)
+        let shownIDs = Set(shown.map(\.id))
+        let everySession = shown.count == engine.sessions.count
+        let sessions: [JSONValue] = shown.sorted { $0.id < $1.id }.map { session in
             .object([
                 ("session", .string(BusService.path(session.id))), ("app", .string(session.appID)),
                 ("kind", .string(session.kind.rawValue)), ("policy", .string(session.policy.name)),
@@ -18,7 +22,10 @@ enum Snapshot {
                 ("player", session.nowPlayingPlayer.map { .string($0) } ?? .null),
             ])
         }
-        let streams: [JSONValue] = engine.streamInfos.values.sorted { $0.id < $1.id }.map { stream in
+        let streamInfos = engine.streamInfos.values.filter { stream in
+            everySession || engine.session(of: stream.id).map(shownIDs.contains) == true
+        }
+        let streams: [JSONValue] = streamInfos.sorted { $0.id < $1.id }.map { stream in
             .object([
                 ("stream", .string(stream.id.description)), ("app", .string(stream.app.name)),
                 ("role", stream.role.map { .string($0) } ?? .null),

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+import AudioSessionIPC
+import AudioSessionModel
+import DBusKit
+
+/// What each caller may see. A caller outside a sandbox sees every session and may follow the event
+/// log; a caller in a Flatpak sandbox sees only its own app's sessions (in `ListSessions`, `Snapshot`,
+/// and at the session objects, whose properties and introspection are `AccessDenied` to it), and may
+/// not follow the event log, which tells of every app.
+extension BusService {
+    /// Whether `session` is shown to the caller `sender`.
+    func mayShow(_ session: Session, to sender: String) -> Bool {
+        callers.identity(of: sender).maySee(app: session.appID)
+    }
+
+    /// `AccessDenied` for a sandboxed caller at another app's session object.
+    func accessError(at path: String, for sender: String) -> BusError? {
+        guard let number = BusContract.sessionNumber(path), let session = core.engine.sessions[SessionID(number)],
+            !mayShow(session, to: sender)
+        else { return nil }
+        return AudioSessionError(.accessDenied, "\(path) belongs to another app; a sandboxed app sees only its own sessions")
+            .busError
+    }
+
+    /// The manager's `WatchEvents()`: the caller receives every event-log record as a unicast `Event`
+    /// signal until its connection closes.
+    func eventLogMethods() -> [String: ExportedMethod] {
+        [
+            "WatchEvents": method("") { [unowned self] call in
+                if let app = callers.identity(of: call.sender).sandboxAppID {
+                    return Self.fail(.accessDenied,
+                                     "the event log tells of every app; \(app) runs in a sandbox and may not follow it")
+                }
+                eventWatchers.insert(call.sender)
+                return .reply([])
+            },
+        ]
+    }
+
+    /// Sends the manager's `Event` signal for one event-log record to each connection that watches.
+    public func emitEvent(json: String) {
+        for watcher in eventWatchers {
+            objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface, member: "Event",
+                               [.string(json)], destination: watcher)
+        }
+    }
+}
