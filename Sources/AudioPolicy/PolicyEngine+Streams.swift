@@ -6,13 +6,18 @@ extension PolicyEngine {
     /// being the owner's; else by an ancestor that owns a session of the same app (its application
     /// name, binary or desktop id names the owner's app or executable). A descendant that names another
     /// app, such as a softphone started from a music app's shell, is an app of its own.
+    /// A stream from a Flatpak sandbox joins only a session of that Flatpak app, whatever token or
+    /// process it has.
     func explicitSession(for info: StreamInfo) -> SessionID? {
-        if let token = info.token, let id = sessionByToken[token] { return id }
+        func admits(_ id: SessionID) -> Bool { info.app.flatpakID.map { sessions[id]?.appID == $0 } ?? true }
+        if let token = info.token, let id = sessionByToken[token] { return admits(id) ? id : nil }
         guard let own = info.processChain.first else { return nil }
-        if let first = explicitSessionsByOwner[own]?.min() { return first }
+        if let first = explicitSessionsByOwner[own]?.min() { return admits(first) ? first : nil }
         for pid in info.processChain.dropFirst() {
             guard let owned = explicitSessionsByOwner[pid] else { continue }
-            if let same = owned.sorted().first(where: { sessions[$0]?.isSameApp(as: info.app) == true }) { return same }
+            if let same = owned.sorted().first(where: { sessions[$0]?.isSameApp(as: info.app) == true && admits($0) }) {
+                return same
+            }
         }
         return nil
     }

@@ -143,4 +143,29 @@ struct GuideScenarioTests {
             #expect(scene.interruptionTypes(session) == [.began], "the child's call is an app of its own and interrupts the owner")
         }
     }
+
+    /// Each row: the Flatpak sandbox a stream carrying the session's token comes from (the session is
+    /// `com.example.Tunes`'s), and whether it joins.
+    @Test("a stream from a Flatpak sandbox joins a session only of its own app, even with the session's token",
+          arguments: [
+              (nil as String?, true),
+              ("com.example.Tunes", true),
+              ("org.example.Spy", false),
+          ])
+    func sandboxedStreamJoinsOnlyItsApp(sandbox: String?, joins: Bool) {
+        var scene = Scene()
+        let request = SessionRequest(owner: ":1.tunes", ownerPID: 4242, appID: "com.example.Tunes", token: "tunes-token")
+        _ = scene.call { .createSession($0, request) }
+        let session = scene.engine.sessions.values.first { $0.appID == "com.example.Tunes" }!.id
+        let stream = StreamInfo(id: StreamID(.output, 900), app: AppIdentity(name: "Tunes", flatpakID: sandbox),
+                                role: "music", token: "tunes-token", processChain: [4242, 1], device: scene.speaker)
+        scene.serverStreams[stream.id] = stream
+        scene.send(.streamAppeared(stream))
+        #expect((scene.engine.session(of: stream.id) == session) == joins)
+        if !joins {
+            let own = scene.engine.session(of: stream.id).flatMap { scene.engine.sessions[$0] }
+            #expect(own?.appID == "org.example.Spy", "governed as the app its sandbox names")
+        }
+    }
 }
+

@@ -12,21 +12,28 @@ struct SandboxTests {
     /// Runs `python` (a script using dbus-python on the session bus) inside a fake sandbox of `appID`;
     /// returns its output.
     static func runSandboxed(_ appID: String, _ python: String, in server: SoundServer) throws -> String {
+        let (status, output) = try TestProcess.run("/usr/bin/unshare", try sandbox(appID, in: server) + ["/usr/bin/python3", "-c", python],
+                                                   environment: server.environment)
+        guard status == 0 else { throw HarnessError("the sandboxed client exited \(status): \(output)") }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The arguments of `unshare` that run a command in a fake sandbox of `appID`: a root with a
+    /// `.flatpak-info` and the host's system folders (and `binds`, at their own paths) bound in.
+    static func sandbox(_ appID: String, in server: SoundServer, binds: [String] = []) throws -> [String] {
         let root = server.root + "/sandbox-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try "[Application]\nname=\(appID)\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n\n[Instance]\ninstance-id=1\n"
             .write(toFile: root + "/.flatpak-info", atomically: true, encoding: .utf8)
         let enter = """
             R=$1; shift
-            for d in usr etc tmp proc dev run; do mkdir -p "$R/$d" && mount --rbind "/$d" "$R/$d" || exit 97; done
+            for d in /usr /etc /tmp /proc /dev /run \(binds.map { "'\($0)'" }.joined(separator: " ")); do
+              mkdir -p "$R$d" && mount --rbind "$d" "$R$d" || exit 97
+            done
             for l in bin lib lib64 sbin; do [ -e "$R/$l" ] || ln -s "usr/$l" "$R/$l"; done
             exec chroot "$R" "$@"
             """
-        let (status, output) = try TestProcess.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", enter, "sh", root,
-                                                                        "/usr/bin/python3", "-c", python],
-                                                   environment: server.environment)
-        guard status == 0 else { throw HarnessError("the sandboxed client exited \(status): \(output)") }
-        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return ["--mount", "/bin/sh", "-c", enter, "sh", root]
     }
 
     static let createSession = """
@@ -128,6 +135,71 @@ struct SandboxTests {
         try waitUntil("the event log to reach the watcher") {
             browser.signals("Event", from: BusClient.manager).contains { $0.arguments.first?.stringValue?.contains("session.category") == true }
         }
+    }
+
+    @Test("a stream from another app's Flatpak sandbox joins no session of another app, even with its token",
+          arguments: SoundServerKind.allCases)
+    func sandboxedStreamKeepsToItsApp(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let app = try scenario.client()
+        let tunes = try scenario.session(app, "com.example.Tunes", "playback")
+        let portal = "pipewire.access.portal.app_id"
+        try scenario.server.play(app: "tunes", role: "music",
+                                 properties: ["audiosession.token": tunes.token, portal: "com.example.Tunes"])
+        let own = try scenario.server.reportedStream(of: "tunes")
+        try waitUntil("the stream of the session's own sandbox to join it") {
+            try scenario.bridgeView(of: own.index, app)?["session"] as? String == tunes.path
+        }
+        try scenario.server.play(app: "spy", role: "music", properties: ["audiosession.token": tunes.token, portal: "org.example.Spy"])
+        let spy = try scenario.server.reportedStream(of: "spy")
+        var placed: String?
+        try waitUntil("the bridge to place the other sandbox's stream") {
+            placed = try scenario.bridgeView(of: spy.index, app)?["session"] as? String
+            return placed != nil
+        }
+        #expect(placed != tunes.path, "the token does not carry another app's stream into the session")
+        let snapshot = try JSONSerialization.jsonObject(
+            with: Data((try app.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}").utf8)) as? [String: Any]
+        let sessions = snapshot?["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.first { $0["session"] as? String == placed }?["app"] as? String == "org.example.Spy",
+                "governed as the app its sandbox names")
+    }
+
+    /// PipeWire vouches for a native client's process (`pipewire.sec.pid`); the bridge reads that
+    /// process's sandbox, which no property the client sets can change.
+    @Test("a native PipeWire client in another app's sandbox does not join a session by its token",
+          arguments: [SoundServerKind.pipewire, .pipewire14])
+    func nativeClientSandboxRead(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
+        let app = try scenario.client()
+        let tunes = try scenario.session(app, "com.example.Tunes", "playback")
+        let silence = server.root + "/silence.wav"
+        let (status, output) = try TestProcess.run("/usr/bin/python3", ["-c", """
+            import wave
+            with wave.open('\(silence)', 'wb') as f:
+                f.setnchannels(2); f.setsampwidth(2); f.setframerate(48000); f.writeframes(bytes(4 * 48000 * 60))
+            """], environment: server.environment)
+        #expect(status == 0, "\(output)")
+        let binds = kind == .pipewire14 ? [try ModernPipeWire.installed().prefix] : []
+        let player = try server.spawn("/usr/bin/unshare", try Self.sandbox("org.example.Spy", in: server, binds: binds) + [
+            "/bin/sh", "-c", "PIPEWIRE_PROPS='{ audiosession.token = \"\(tunes.token)\" }' exec pw-play --media-role=Music '\(silence)'",
+        ])
+        defer { player.stop() }
+        let stream = try server.reportedStream(of: "pw-play")
+        #expect(stream.properties["audiosession.token"] == tunes.token, "\(stream.properties)")
+        var placed: String?
+        try waitUntil("the bridge to place the sandboxed player's stream") {
+            placed = try scenario.bridgeView(of: stream.index, app)?["session"] as? String
+            return placed != nil
+        }
+        #expect(placed != tunes.path, "the token does not carry another sandbox's stream into the session: \(stream.properties)")
+        let snapshot = try JSONSerialization.jsonObject(
+            with: Data((try app.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}").utf8)) as? [String: Any]
+        let sessions = snapshot?["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.first { $0["session"] as? String == placed }?["app"] as? String == "org.example.Spy")
     }
 }
 

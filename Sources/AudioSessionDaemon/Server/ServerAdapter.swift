@@ -41,11 +41,11 @@ public final class ServerAdapter: @unchecked Sendable {
     private var pendingQueries: [PulseChange] = []
     private var heldChanges: [PulseChange] = []
     private var newQueriesHeldFor = 0
-    /// Each known stream's process chain, with the process it was read for.
-    private var processChains: [StreamID: (pid: Int32?, chain: [Int32])] = [:]
-    /// Each client's process chain, read when the client connects: an app connects before it plays,
-    /// so its streams find their chain here instead of reading `/proc` while a call waits.
-    private var clientChains: [UInt32: (pid: Int32, chain: [Int32])] = [:]
+    /// Each known stream's process (its chain and sandbox), with the process it was read for.
+    private var streamProcesses: [StreamID: ProcessFacts] = [:]
+    /// Each client's process, read when the client connects: an app connects before it plays, so its
+    /// streams find their process here instead of reading `/proc` while a call waits.
+    private var clientProcesses: [UInt32: ProcessFacts] = [:]
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
 
     static let firstBackoff = Duration.milliseconds(100)
@@ -110,8 +110,8 @@ public final class ServerAdapter: @unchecked Sendable {
         cache = ServerCache()
         removedAt = [:]
         queriesInFlight = []
-        processChains = [:]
-        clientChains = [:]
+        streamProcesses = [:]
+        clientProcesses = [:]
         forgetPendingQueries()
         if wasConnected || !lostAnnounced {
             lostAnnounced = true
@@ -294,10 +294,10 @@ public final class ServerAdapter: @unchecked Sendable {
         case .source: onEvent(.deviceVanished(DeviceID(.input, index)))
         case .sinkInput, .sourceOutput:
             let id = StreamID(facility == .sinkInput ? .output : .input, index)
-            processChains[id] = nil
+            streamProcesses[id] = nil
             onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
-        case .client: clientChains[index] = nil
+        case .client: clientProcesses[index] = nil
         case .server: break
         }
     }
@@ -332,8 +332,8 @@ public final class ServerAdapter: @unchecked Sendable {
     private func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
         guard !isStale(.client, client.index, askedAt: askedAt) else { return }
         cache.clients[client.index] = client
-        if let pid = ServerTranslation.processID(client.properties), clientChains[client.index]?.pid != pid {
-            clientChains[client.index] = (pid, ProcessAncestry.chain(of: pid))
+        if let pid = ServerTranslation.processID(client.properties), clientProcesses[client.index]?.pid != pid {
+            clientProcesses[client.index] = ProcessFacts.read(client.properties)
         }
     }
 
@@ -345,24 +345,20 @@ public final class ServerAdapter: @unchecked Sendable {
         if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
         // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
         guard previous != stream, stream.client != nil else { return }
-        let info = ServerTranslation.stream(stream, processChain: processChain(of: stream))
+        let info = ServerTranslation.stream(stream, process: process(of: stream))
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
 
-    /// The stream's process and its ancestors: its client's when the stream names the client's process,
-    /// else read from `/proc` when the stream appears (or names another process), never on every
-    /// change of its volume or state.
-    private func processChain(of stream: PulseStream) -> [Int32] {
+    /// The stream's process: its client's when the stream names the client's process or none (a
+    /// native PipeWire node names none; its client does), else read from `/proc` when the stream
+    /// appears (or names another process), never on every change of its volume or state.
+    private func process(of stream: PulseStream) -> ProcessFacts {
         let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
         let pid = ServerTranslation.processID(stream.properties)
-        if let known = processChains[id], known.pid == pid { return known.chain }
-        let chain: [Int32]
-        if let client = stream.client, let known = clientChains[client], known.pid == pid {
-            chain = known.chain
-        } else {
-            chain = pid.map(ProcessAncestry.chain) ?? []
-        }
-        processChains[id] = (pid, chain)
-        return chain
+        if let client = stream.client.flatMap({ clientProcesses[$0] }), pid == nil || client.pid == pid { return client }
+        if let known = streamProcesses[id], known.pid == pid { return known }
+        let facts = ProcessFacts.read(stream.properties)
+        streamProcesses[id] = facts
+        return facts
     }
 }

@@ -26,8 +26,6 @@ enum ServerTranslation {
                  activeProfile: card.activeProfileName)
     }
 
-    /// The trusted process id of a stream: PipeWire's `pipewire.sec.pid` where present, else the
-    /// client-declared `application.process.id`.
     /// The stream properties the bridge reads. A stream carries dozens; the cache keeps only these,
     /// which also spares the engine a change event when only others change.
     static let streamPropertyKeys: Set<String> = [
@@ -43,19 +41,23 @@ enum ServerTranslation {
         return stream
     }
 
+    /// The process id of a stream or client: PipeWire's `pipewire.sec.pid` (which the server vouches
+    /// for) where present, else the client-declared `application.process.id`.
     static func processID(_ properties: [String: String]) -> Int32? {
         (properties["pipewire.sec.pid"] ?? properties["application.process.id"]).flatMap { Int32($0) }
     }
 
-    static func stream(_ stream: PulseStream, processChain: [Int32]) -> StreamInfo {
+    /// The engine's view of a stream. Its Flatpak app is the one PipeWire's portal module names, else
+    /// the sandbox of the process PipeWire vouches for, else what the client declares.
+    static func stream(_ stream: PulseStream, process: ProcessFacts) -> StreamInfo {
         let p = stream.properties
         let app = AppIdentity(
             name: p["application.name"] ?? stream.name, binary: p["application.process.binary"],
             desktopID: p["application.id"] ?? p["application.desktop"],
-            flatpakID: p["pipewire.access.portal.app_id"] ?? p["flatpak.app_id"])
+            flatpakID: p["pipewire.access.portal.app_id"] ?? process.sandboxAppID ?? p["flatpak.app_id"])
         return StreamInfo(
             id: StreamID(stream.isSinkInput ? .output : .input, stream.index), app: app, role: p["media.role"],
-            token: p["audiosession.token"], processChain: processChain,
+            token: p["audiosession.token"], processChain: process.chain,
             device: DeviceID(stream.isSinkInput ? .output : .input, stream.device), corked: stream.corked,
             mute: stream.mute, volume: ChannelVolumes(stream.volume), restoreKey: p["module-stream-restore.id"])
     }
