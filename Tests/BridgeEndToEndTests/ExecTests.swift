@@ -80,14 +80,7 @@ extension ExecTests {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let server = scenario.server
-        // A minute of silence as a WAV file, for pw-play.
-        let silence = server.root + "/silence.wav"
-        let (status, output) = try TestProcess.run("/usr/bin/python3", ["-c", """
-            import wave
-            with wave.open('\(silence)', 'wb') as f:
-                f.setnchannels(2); f.setsampwidth(2); f.setframerate(48000); f.writeframes(bytes(4 * 48000 * 60))
-            """], environment: server.environment)
-        #expect(status == 0, "\(output)")
+        let silence = try server.writeSilence()
         let exec = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessionctl", [
             "exec", "--category", "playback", "--", "pw-play", silence,
         ])

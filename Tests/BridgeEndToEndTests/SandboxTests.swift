@@ -153,17 +153,22 @@ struct SandboxTests {
         }
         try scenario.server.play(app: "spy", role: "music", properties: ["audiosession.token": tunes.token, portal: "org.example.Spy"])
         let spy = try scenario.server.reportedStream(of: "spy")
+        let placed = try Self.placedSession(of: spy.index, in: scenario, app)
+        #expect(placed.path != tunes.path, "the token does not carry another app's stream into the session")
+        #expect(placed.app == "org.example.Spy", "governed as the app its sandbox names")
+    }
+
+    /// The session the bridge put a sink-input in, once it did: its path and its app.
+    static func placedSession(of index: UInt32, in scenario: Scenario, _ client: BusClient) throws -> (path: String, app: String?) {
         var placed: String?
-        try waitUntil("the bridge to place the other sandbox's stream") {
-            placed = try scenario.bridgeView(of: spy.index, app)?["session"] as? String
+        try waitUntil("the bridge to place sink-input \(index) in a session") {
+            placed = try scenario.bridgeView(of: index, client)?["session"] as? String
             return placed != nil
         }
-        #expect(placed != tunes.path, "the token does not carry another app's stream into the session")
-        let snapshot = try JSONSerialization.jsonObject(
-            with: Data((try app.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}").utf8)) as? [String: Any]
+        let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
+        let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let sessions = snapshot?["sessions"] as? [[String: Any]] ?? []
-        #expect(sessions.first { $0["session"] as? String == placed }?["app"] as? String == "org.example.Spy",
-                "governed as the app its sandbox names")
+        return (placed!, sessions.first { $0["session"] as? String == placed }?["app"] as? String)
     }
 
     /// PipeWire vouches for a native client's process (`pipewire.sec.pid`); the bridge reads that
@@ -176,13 +181,7 @@ struct SandboxTests {
         let server = scenario.server
         let app = try scenario.client()
         let tunes = try scenario.session(app, "com.example.Tunes", "playback")
-        let silence = server.root + "/silence.wav"
-        let (status, output) = try TestProcess.run("/usr/bin/python3", ["-c", """
-            import wave
-            with wave.open('\(silence)', 'wb') as f:
-                f.setnchannels(2); f.setsampwidth(2); f.setframerate(48000); f.writeframes(bytes(4 * 48000 * 60))
-            """], environment: server.environment)
-        #expect(status == 0, "\(output)")
+        let silence = try server.writeSilence()
         let binds = kind == .pipewire14 ? [try ModernPipeWire.installed().prefix] : []
         let player = try server.spawn("/usr/bin/unshare", try Self.sandbox("org.example.Spy", in: server, binds: binds) + [
             "/bin/sh", "-c", "PIPEWIRE_PROPS='{ audiosession.token = \"\(tunes.token)\" }' exec pw-play --media-role=Music '\(silence)'",
@@ -190,16 +189,9 @@ struct SandboxTests {
         defer { player.stop() }
         let stream = try server.reportedStream(of: "pw-play")
         #expect(stream.properties["audiosession.token"] == tunes.token, "\(stream.properties)")
-        var placed: String?
-        try waitUntil("the bridge to place the sandboxed player's stream") {
-            placed = try scenario.bridgeView(of: stream.index, app)?["session"] as? String
-            return placed != nil
-        }
-        #expect(placed != tunes.path, "the token does not carry another sandbox's stream into the session: \(stream.properties)")
-        let snapshot = try JSONSerialization.jsonObject(
-            with: Data((try app.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}").utf8)) as? [String: Any]
-        let sessions = snapshot?["sessions"] as? [[String: Any]] ?? []
-        #expect(sessions.first { $0["session"] as? String == placed }?["app"] as? String == "org.example.Spy")
+        let placed = try Self.placedSession(of: stream.index, in: scenario, app)
+        #expect(placed.path != tunes.path, "the token does not carry another sandbox's stream into the session: \(stream.properties)")
+        #expect(placed.app == "org.example.Spy")
     }
 }
 
