@@ -79,12 +79,15 @@ let package = Package(
 
         // `make bench`: the performance budget, measured against baselines in the same run.
         .executableTarget(name: "audiosession-bench", dependencies: ["AudioTestHarness", "PulseAudioClient", "CPulse", "DBusKit",
-                                                                     "AudioPolicy", "AudioSessionDaemon", "AudioSessionModel"],
+                                                                     "AudioPolicy", "AudioSessionDaemon", "AudioSessionModel",
+                                                                     "CommandLineSupport",
+                                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/audiosession-bench"),
 
         // `make soak`: the reliability runs, and their short versions in `make test`.
         .target(name: "AudioSessionSoak", dependencies: ["AudioTestHarness", "DBusKit"], path: "Soak/AudioSessionSoak"),
-        .executableTarget(name: "audiosession-soak", dependencies: ["AudioSessionSoak", "AudioTestHarness"],
+        .executableTarget(name: "audiosession-soak", dependencies: ["AudioSessionSoak", "AudioTestHarness", "CommandLineSupport",
+                                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Soak/audiosession-soak"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),

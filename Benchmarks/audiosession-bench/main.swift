@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers
@@ -8,28 +10,44 @@ import Foundation
 //
 // `--quick` takes fewer rounds and a smaller scale, to check that the benchmarks run.
 
-let arguments = CommandLine.arguments
-let quick = arguments.contains("--quick")
-let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-func wanted(_ name: String) -> Bool { only == nil || only == name }
+/// The parts of the benchmark, each runnable alone.
+enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument { case interruptions, pipewire, engine, sessions, calls, scale }
 
-print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a few minutes)\n")
-var lines: [ReportLine] = []
-do {
-    if wanted("interruptions") {
-        let counts = arguments.firstIndex(of: "--streams").map { [Int(arguments[$0 + 1]) ?? 1] } ?? (quick ? [1, 10] : [1, 10, 100])
-        lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audiosession-bench",
+        abstract: "The performance budget, each figure beside a baseline measured in the same run (make bench).")
+    @Flag(help: "Fewer rounds and a smaller scale, to check that the benchmarks run.") var quick = false
+    @Option(help: "One part only.") var only: BenchmarkPart?
+    @Option(help: "One count of music streams for the interruption benchmark.") var streams: Int?
+
+    func validate() throws {
+        if let streams, streams < 1 { throw ValidationError("--streams must be at least 1") }
     }
-    if wanted("pipewire") { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
-    if wanted("engine") { lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500) }
-    if wanted("sessions") { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
-    if wanted("calls") { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
-    if wanted("scale") {
-        lines += try Benchmarks.scale(streams: quick ? 200 : 2000, sessions: quick ? 100 : 1000, events: quick ? 50 : 1000)
+
+    func run() throws {
+        func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
+        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a few minutes)\n")
+        var lines: [ReportLine] = []
+        do {
+            if wanted(.interruptions) {
+                let counts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
+                lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
+            }
+            if wanted(.pipewire) { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
+            if wanted(.engine) { lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500) }
+            if wanted(.sessions) { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
+            if wanted(.calls) { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
+            if wanted(.scale) {
+                lines += try Benchmarks.scale(streams: quick ? 200 : 2000, sessions: quick ? 100 : 1000, events: quick ? 50 : 1000)
+            }
+        } catch {
+            ReportLine.print(lines)
+            print("\nbenchmark failed: \(error)")
+            throw ExitCode.failure
+        }
+        ReportLine.print(lines)
     }
-} catch {
-    ReportLine.print(lines)
-    print("\nbenchmark failed: \(error)")
-    exit(1)
 }
-ReportLine.print(lines)
+
+BenchCommand.runWithExitStatuses()

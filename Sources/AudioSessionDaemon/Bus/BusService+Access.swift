@@ -28,10 +28,13 @@ extension BusService {
     func eventLogMethods() -> [String: ExportedMethod] {
         [
             "WatchEvents": method("") { [unowned self] call in
-                if let app = callers.identity(of: call.sender).sandboxAppID {
+                let caller = callers.identity(of: call.sender)
+                if let app = caller.sandboxAppID {
                     return Self.fail(.accessDenied,
                                      "the event log tells of every app; \(app) runs in a sandbox and may not follow it")
                 }
+                // A connection already gone is not kept: its departure has been announced.
+                guard caller.processID != nil else { return Self.fail(.accessDenied, "the caller's connection is gone") }
                 eventWatchers.insert(call.sender)
                 return .reply([])
             },

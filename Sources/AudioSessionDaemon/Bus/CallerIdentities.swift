@@ -20,13 +20,8 @@ final class CallerIdentities {
     private let connection: BusConnection
     private var known: [String: CallerIdentity] = [:]
     private var waiting: [String: [() -> Void]] = [:]
-    /// Reads a process's sandbox; tests of the shell put a fake sandbox here.
-    private let sandboxAppID: (Int32) -> String?
 
-    init(connection: BusConnection, sandboxAppID: @escaping (Int32) -> String? = SandboxIdentity.flatpakID(ofProcess:)) {
-        self.connection = connection
-        self.sandboxAppID = sandboxAppID
-    }
+    init(connection: BusConnection) { self.connection = connection }
 
     /// Runs `body` once the identity of `sender` is known: at once when it is.
     func whenKnown(_ sender: String, _ body: @escaping () -> Void) {
@@ -37,7 +32,7 @@ final class CallerIdentities {
         BusDriver.processID(of: sender, on: connection) { [weak self] pid in
             guard let self else { return }
             let pid = pid.map { Int32(bitPattern: $0) }
-            let identity = CallerIdentity(processID: pid, sandboxAppID: pid.flatMap(sandboxAppID))
+            let identity = CallerIdentity(processID: pid, sandboxAppID: pid.flatMap(SandboxIdentity.flatpakID(ofProcess:)))
             // A connection that is gone is not remembered: nothing would ever forget it.
             if pid != nil { known[sender] = identity }
             for body in waiting.removeValue(forKey: sender) ?? [] { body() }
