@@ -89,11 +89,7 @@ extension ExecTests {
         let token = try #require(stream.properties["audiosession.token"], "\(stream.properties)")
         let client = try BusClient(address: server.busAddress!)
         try waitUntil("the stream to join the exec's session") {
-            let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
-            let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
-            let streams = snapshot["streams"] as? [[String: Any]] ?? []
-            guard let path = streams.first(where: { $0["stream"] as? String == "sink-input/\(stream.index)" })?["session"] as? String
-            else { return false }
+            guard let path = try scenario.bridgeView(of: stream.index, client)?["session"] as? String else { return false }
             return try client.property(path, "StreamToken") == .string(token)
                 && client.property(path, "Category") == .string("playback") && client.property(path, "IsActive") == .bool(true)
         }

@@ -52,10 +52,9 @@ struct SandboxTests {
     @Test("a sandboxed caller is its Flatpak app: it may make sessions under its app id and no other",
           arguments: SoundServerKind.allCases)
     func sandboxedCallerIdentified(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
         let script = "import sys\nsys.argv = ['x', 'com.example.Tunes', 'org.mozilla.firefox']\n" + Self.createSession
         let lines = try Self.runSandboxed("com.example.Tunes", script, in: server).split(separator: "\n").map(String.init)
         #expect(lines.first == "created com.example.Tunes", "\(lines)")
@@ -100,11 +99,10 @@ struct SandboxTests {
     @Test("a sandboxed caller sees only its own app's sessions, may not follow the event log, and may not set what is the user's",
           arguments: SoundServerKind.allCases)
     func sandboxedCallerSeesItsOwn(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
-        let browser = try BusClient(address: server.busAddress!)
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
+        let browser = try scenario.client()
         let (other, _) = try browser.createSession("org.mozilla.firefox")
         let (podcasts, _) = try browser.createSession("org.gnome.Podcasts")
         let script = "import sys\nsys.argv = ['x', '\(other)']\n" + Self.lookAround

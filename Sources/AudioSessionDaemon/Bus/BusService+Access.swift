@@ -9,15 +9,16 @@ import DBusKit
 /// and at the session objects, whose properties and introspection are `AccessDenied` to it), and may
 /// not follow the event log, which tells of every app.
 extension BusService {
-    /// Whether `session` is shown to the caller `sender`.
-    func mayShow(_ session: Session, to sender: String) -> Bool {
-        callers.identity(of: sender).maySee(app: session.appID)
+    /// Which sessions are shown to the caller `sender` (its identity looked up once, not per session).
+    func sessionsShown(to sender: String) -> (Session) -> Bool {
+        let caller = callers.identity(of: sender)
+        return { caller.maySee(app: $0.appID) }
     }
 
     /// `AccessDenied` for a sandboxed caller at another app's session object.
     func accessError(at path: String, for sender: String) -> BusError? {
         guard let number = BusContract.sessionNumber(path), let session = core.engine.sessions[SessionID(number)],
-            !mayShow(session, to: sender)
+            !callers.identity(of: sender).maySee(app: session.appID)
         else { return nil }
         return AudioSessionError(.accessDenied, "\(path) belongs to another app; a sandboxed app sees only its own sessions")
             .busError

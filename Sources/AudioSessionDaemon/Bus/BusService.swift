@@ -122,11 +122,11 @@ public final class BusService {
             methods: [
                 "CreateSession": method("sa{sv}") { [unowned self] in self.createSession($0) },
                 "ListSessions": method("") { [unowned self] call in
-                    let sessions = core.engine.sessions.values.filter { mayShow($0, to: call.sender) }
+                    let sessions = core.engine.sessions.values.filter(sessionsShown(to: call.sender))
                     return .reply([.array(element: "o", sessions.map(\.id).sorted().map { .objectPath(Self.path($0)) })])
                 },
                 "Snapshot": method("") { [unowned self] call in
-                    .reply([.string(Snapshot.json(of: core) { mayShow($0, to: call.sender) })])
+                    .reply([.string(Snapshot.json(of: core, visible: sessionsShown(to: call.sender)))])
                 },
             ].merging(permissionManagerMethods()) { $1 }.merging(eventLogMethods()) { $1 },
             properties: [

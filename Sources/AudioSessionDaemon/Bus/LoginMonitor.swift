@@ -26,7 +26,7 @@ final class LoginMonitor {
             try connection.addMatch("type='signal',sender='\(Self.name)',interface='\(Self.name).Manager',member='PrepareForSleep'")
             if let sessionPath {
                 try connection.addMatch("type='signal',sender='\(Self.name)',path='\(sessionPath)',"
-                    + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(Self.name).Session'")
+                    + "interface='\(ObjectServer.propertiesInterface)',member='PropertiesChanged',arg0='\(Self.name).Session'")
             }
         } catch {
             return nil
@@ -58,7 +58,7 @@ final class LoginMonitor {
             return path
         }
         guard let user = call(managerPath, "\(name).Manager", "GetUser", [.uint32(getuid())], on: connection)?.first?.stringValue,
-            case .structure(let display)? = property(user, "\(name).User", "Display", on: connection),
+            let display = property(user, "\(name).User", "Display", on: connection)?.structFields,
             display.count == 2, display[0].stringValue?.isEmpty == false
         else { return nil }
         return display[1].stringValue
@@ -70,11 +70,8 @@ final class LoginMonitor {
                              timeout: .seconds(5)).arguments
     }
 
+    /// A property's value, in its variant (BusValue's readers see through it).
     private static func property(_ path: String, _ interface: String, _ property: String, on connection: BusConnection) -> BusValue? {
-        guard let reply = call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(property)],
-                               on: connection)?.first
-        else { return nil }
-        if case .variant(let value) = reply { return value }
-        return reply
+        call(path, ObjectServer.propertiesInterface, "Get", [.string(interface), .string(property)], on: connection)?.first
     }
 }
