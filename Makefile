@@ -79,7 +79,7 @@ deb: programs
 test: deps-test programs
 	$(SWIFT) build --build-tests
 	scripts/make-manuals.sh .build/debug .build/dist-debug
-	$(SWIFT) test --skip-build
+	scripts/run-tests.sh $(SWIFT)
 
 # SERVER=pipewire: the private PipeWire 1.4 stack as the embedded default, whatever runs already.
 SERVER_DEPS := $(if $(filter pipewire,$(SERVER)),deps-pipewire-1.4)
