@@ -6,13 +6,16 @@
 #   scripts/fetch-pipewire-1.4.sh [DIR]     (default: .build/pipewire-1.4)
 #
 # DIR/apt holds a private apt configuration (its own sources list, lists and cache); DIR/prefix holds
-# the unpacked files; DIR/prefix/.complete marks a finished prefix, which later runs reuse as it is.
+# the unpacked files; DIR/prefix/.complete marks a finished prefix (it holds the prefix's layout, which
+# grows when the package list does), which later runs of the same layout reuse as it is.
 # A package that cannot be downloaded is named in the error; nothing is installed on the system.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$here/.build/pipewire-1.4}"
 prefix="$dir/prefix"
-[ -f "$prefix/.complete" ] && exit 0
+# 2: with the Bluetooth plugin (libspa-0.2-bluetooth), for the BlueZ stand-in of the tests.
+layout=2
+[ "$(cat "$prefix/.complete" 2>/dev/null)" = "$layout" ] && exit 0
 
 pipewire_version="1.4.2-1~bpo12+1"
 wireplumber_version="0.5.8-1~bpo12+1"
@@ -20,6 +23,7 @@ packages=(
   "pipewire=$pipewire_version" "pipewire-bin=$pipewire_version" "pipewire-pulse=$pipewire_version"
   "libpipewire-0.3-0=$pipewire_version" "libpipewire-0.3-modules=$pipewire_version"
   "libpipewire-0.3-common=$pipewire_version" "libspa-0.2-modules=$pipewire_version"
+  "libspa-0.2-bluetooth=$pipewire_version"
   "wireplumber=$wireplumber_version" "libwireplumber-0.5-0=$wireplumber_version"
 )
 # Libraries the backports need that Debian 12's own PipeWire does not bring; from bookworm, only
@@ -66,4 +70,4 @@ if ! LD_LIBRARY_PATH="$libraries" "$prefix/usr/bin/pipewire" --version | grep -q
   echo "error: the unpacked pipewire does not run: $(LD_LIBRARY_PATH="$libraries" "$prefix/usr/bin/pipewire" --version 2>&1)" >&2
   exit 1
 fi
-touch "$prefix/.complete"
+echo "$layout" >"$prefix/.complete"

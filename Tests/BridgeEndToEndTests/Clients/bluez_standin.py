@@ -1,0 +1,361 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""A stand-in for BlueZ on a private system bus, with one adapter and one paired headset.
+
+Owns org.bluez and serves what a sound server's Bluetooth support asks of BlueZ: the object
+manager, the adapter (Adapter1, Media1) and the profile manager. A sound server registers its media
+endpoints (Media1.RegisterApplication or RegisterEndpoint) and its hands-free profile
+(ProfileManager1.RegisterProfile); once both are there, the headset "connects": its A2DP sink is
+configured on the server's SBC source endpoint with a MediaTransport1 whose Acquire hands out one end
+of a socket pair, and its hands-free unit opens an RFCOMM stand-in (a socket pair) to the server's
+HFP audio gateway profile and speaks the headset's side of the AT handshake. The server then makes a
+card with both profiles, as it does for a real headset.
+
+Prints `ready` once it owns the name, and `connected` once the server answered both connections.
+Takes commands through io.github.audiosession.Test.Do on /org/bluez: `disconnect` (the headset goes:
+its transport and device are removed).
+"""
+import faulthandler
+import os
+import socket
+import sys
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+BLUEZ = "org.bluez"
+PROPERTIES = "org.freedesktop.DBus.Properties"
+OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
+ADAPTER = dbus.ObjectPath("/org/bluez/hci0")
+HEADSET_ADDRESS = os.environ.get("STANDIN_HEADSET", "00:1B:66:AA:BB:CC")
+DEVICE = dbus.ObjectPath(f"{ADAPTER}/dev_{HEADSET_ADDRESS.replace(':', '_')}")
+REMOTE_SEP = dbus.ObjectPath(f"{DEVICE}/sep1")
+TRANSPORT = dbus.ObjectPath(f"{REMOTE_SEP}/fd0")
+
+A2DP_SOURCE = "0000110a-0000-1000-8000-00805f9b34fb"
+A2DP_SINK = "0000110b-0000-1000-8000-00805f9b34fb"
+AVRCP_TARGET = "0000110c-0000-1000-8000-00805f9b34fb"
+AVRCP = "0000110e-0000-1000-8000-00805f9b34fb"
+HSP_HS = "00001108-0000-1000-8000-00805f9b34fb"
+HFP_HF = "0000111e-0000-1000-8000-00805f9b34fb"
+HFP_AG = "0000111f-0000-1000-8000-00805f9b34fb"
+
+# SBC: 44.1 kHz joint stereo, 16 blocks, 8 subbands, loudness, bitpool 2..53.
+SBC_CAPABILITIES = dbus.Array([dbus.Byte(b) for b in (0xFF, 0xFF, 2, 53)], signature="y")
+SBC_CONFIGURATION = dbus.Array([dbus.Byte(b) for b in (0x21, 0x15, 2, 53)], signature="y")
+
+
+def log(*words):
+    print(*words, file=sys.stderr, flush=True)
+
+
+class Objects(dbus.service.Object):
+    """The object manager at "/" and the properties of every object it lists."""
+
+    def __init__(self, bus):
+        super().__init__(bus, "/")
+        self.interfaces = {}  # path -> {interface: {name: value}}
+
+    def add(self, path, interfaces):
+        self.interfaces[path] = interfaces
+        self.InterfacesAdded(path, interfaces)
+
+    def remove(self, path):
+        interfaces = self.interfaces.pop(path, None)
+        if interfaces is not None:
+            self.InterfacesRemoved(path, dbus.Array(list(interfaces), signature="s"))
+
+    def set(self, path, interface, name, value):
+        self.interfaces[path][interface][name] = value
+        properties[path].PropertiesChanged(interface, {name: value}, dbus.Array([], signature="s"))
+
+    @dbus.service.method(OBJECT_MANAGER, out_signature="a{oa{sa{sv}}}")
+    def GetManagedObjects(self):
+        return self.interfaces
+
+    @dbus.service.signal(OBJECT_MANAGER, signature="oa{sa{sv}}")
+    def InterfacesAdded(self, path, interfaces):
+        pass
+
+    @dbus.service.signal(OBJECT_MANAGER, signature="oas")
+    def InterfacesRemoved(self, path, interfaces):
+        pass
+
+
+properties = {}
+
+
+class Properties(dbus.service.Object):
+    """Properties of one managed object, read from `objects`."""
+
+    def __init__(self, bus, path):
+        super().__init__(bus, path)
+        self.path = path
+        properties[path] = self
+
+    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
+    def Get(self, interface, name):
+        try:
+            return objects.interfaces[self.path][interface][name]
+        except KeyError:
+            raise dbus.exceptions.DBusException("org.freedesktop.DBus.Error.UnknownProperty", name)
+
+    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, interface):
+        return objects.interfaces.get(self.path, {}).get(interface, {})
+
+    @dbus.service.method(PROPERTIES, in_signature="ssv")
+    def Set(self, interface, name, value):
+        objects.set(self.path, interface, name, value)
+
+    @dbus.service.signal(PROPERTIES, signature="sa{sv}as")
+    def PropertiesChanged(self, interface, changed, invalidated):
+        pass
+
+
+class Root(Properties):
+    """/org/bluez: the profile manager, and the test's commands."""
+
+    def __init__(self, bus):
+        super().__init__(bus, "/org/bluez")
+        self.profiles = {}  # uuid -> (sender, path)
+
+    @dbus.service.method("org.bluez.ProfileManager1", in_signature="osa{sv}", sender_keyword="sender")
+    def RegisterProfile(self, path, uuid, options, sender):
+        log("RegisterProfile", sender, path, uuid)
+        self.profiles[str(uuid).lower()] = (sender, path)
+        GLib.idle_add(headset.connect_when_ready)
+
+    @dbus.service.method("org.bluez.ProfileManager1", in_signature="o", sender_keyword="sender")
+    def UnregisterProfile(self, path, sender):
+        self.profiles = {u: p for u, p in self.profiles.items() if p != (sender, path)}
+
+    @dbus.service.method("io.github.audiosession.Test", in_signature="s", out_signature="")
+    def Do(self, command):
+        if command == "disconnect":
+            headset.disconnect()
+        else:
+            raise dbus.exceptions.DBusException("io.github.audiosession.Test.Error", f"unknown command {command}")
+
+
+class Adapter(Properties):
+    """hci0: Adapter1 and Media1."""
+
+    def __init__(self, bus):
+        super().__init__(bus, ADAPTER)
+        self.endpoints = []  # (sender, path, uuid, codec)
+
+    @dbus.service.method("org.bluez.Media1", in_signature="oa{sv}", sender_keyword="sender")
+    def RegisterEndpoint(self, path, options, sender):
+        log("RegisterEndpoint", sender, path, options.get("UUID"), options.get("Codec"))
+        self.endpoints.append((sender, path, str(options.get("UUID", "")).lower(), int(options.get("Codec", 0))))
+        GLib.idle_add(headset.connect_when_ready)
+
+    @dbus.service.method("org.bluez.Media1", in_signature="o", sender_keyword="sender")
+    def UnregisterEndpoint(self, path, sender):
+        self.endpoints = [e for e in self.endpoints if (e[0], e[1]) != (sender, path)]
+
+    @dbus.service.method("org.bluez.Media1", in_signature="oa{sv}", sender_keyword="sender",
+                         async_callbacks=("reply", "error"))
+    def RegisterApplication(self, root, options, sender, reply, error):
+        log("RegisterApplication", sender, root)
+
+        def listed(managed):
+            for path, interfaces in managed.items():
+                endpoint = interfaces.get("org.bluez.MediaEndpoint1")
+                if endpoint is not None:
+                    self.endpoints.append((sender, path, str(endpoint.get("UUID", "")).lower(), int(endpoint.get("Codec", 0))))
+            log("endpoints", [(e[1], e[2], e[3]) for e in self.endpoints])
+            reply()
+            GLib.idle_add(headset.connect_when_ready)
+
+        bus.get_object(sender, root, introspect=False).GetManagedObjects(
+            dbus_interface=OBJECT_MANAGER, reply_handler=listed, error_handler=error)
+
+    @dbus.service.method("org.bluez.Media1", in_signature="o", sender_keyword="sender")
+    def UnregisterApplication(self, root, sender):
+        self.endpoints = [e for e in self.endpoints if e[0] != sender]
+
+
+class Transport(Properties):
+    """The A2DP transport: Acquire hands out one end of a socket pair, whose other end is drained."""
+
+    def __init__(self, bus):
+        super().__init__(bus, TRANSPORT)
+        self.peer = None
+
+    def acquire(self):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.peer = ours
+        GLib.io_add_watch(ours.fileno(), GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, self.drain)
+        objects.set(TRANSPORT, "org.bluez.MediaTransport1", "State", "active")
+        fd = dbus.types.UnixFd(theirs.fileno())
+        theirs.close()
+        return (fd, dbus.UInt16(672), dbus.UInt16(672))
+
+    def drain(self, fd, condition):
+        try:
+            if self.peer is not None and self.peer.recv(4096):
+                return True
+        except OSError:
+            pass
+        return False
+
+    @dbus.service.method("org.bluez.MediaTransport1", out_signature="hqq")
+    def Acquire(self):
+        return self.acquire()
+
+    @dbus.service.method("org.bluez.MediaTransport1", out_signature="hqq")
+    def TryAcquire(self):
+        return self.acquire()
+
+    @dbus.service.method("org.bluez.MediaTransport1")
+    def Release(self):
+        if self.peer is not None:
+            self.peer.close()
+            self.peer = None
+        objects.set(TRANSPORT, "org.bluez.MediaTransport1", "State", "idle")
+
+
+class Headset:
+    """The headset's side: the A2DP configuration and the hands-free unit's AT handshake."""
+
+    HF_ANSWERS_DONE = ("AT+CMER",)
+
+    def __init__(self):
+        self.a2dp = False
+        self.hfp = None  # our end of the RFCOMM stand-in
+        self.buffer = b""
+        self.sent = []
+        self.announced = False
+
+    def connect_when_ready(self):
+        source = next((e for e in adapter.endpoints if e[2] == A2DP_SOURCE and e[3] == 0), None)
+        gateway = root.profiles.get(HFP_AG)
+        if not self.a2dp and source is not None:
+            self.a2dp = True
+            self.configure_a2dp(source)
+        if self.hfp is None and gateway is not None:
+            self.connect_hfp(gateway)
+        return False
+
+    def configure_a2dp(self, endpoint):
+        sender, path = endpoint[0], endpoint[1]
+        transport = {
+            "Device": DEVICE, "UUID": A2DP_SOURCE, "Codec": dbus.Byte(0), "Configuration": SBC_CONFIGURATION,
+            "State": "idle", "Volume": dbus.UInt16(100), "Endpoint": REMOTE_SEP,
+        }
+        objects.add(TRANSPORT, {"org.bluez.MediaTransport1": transport})
+        bus.get_object(sender, path, introspect=False).SetConfiguration(
+            TRANSPORT, dbus.Dictionary(transport, signature="sv"), dbus_interface="org.bluez.MediaEndpoint1", signature="oa{sv}",
+            reply_handler=lambda: self.answered("a2dp"), error_handler=lambda e: log("SetConfiguration failed:", e))
+
+    def connect_hfp(self, gateway):
+        sender, path = gateway
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.hfp = ours
+        GLib.io_add_watch(ours.fileno(), GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, self.at_readable)
+        fd = dbus.types.UnixFd(theirs.fileno())
+        theirs.close()
+        bus.get_object(sender, path, introspect=False).NewConnection(
+            DEVICE, fd, dbus.Dictionary({"Version": dbus.UInt16(0x0107), "Features": dbus.UInt16(0)}, signature="sv"),
+            dbus_interface="org.bluez.Profile1",
+            reply_handler=self.send_next_at, error_handler=lambda e: log("NewConnection failed:", e))
+
+    # The hands-free unit's commands, each sent once the gateway answered the one before with OK.
+    AT_COMMANDS = ["AT+BRSF=0", "AT+CIND=?", "AT+CIND?", "AT+CMER=3,0,0,1"]
+
+    def send_next_at(self):
+        if len(self.sent) < len(self.AT_COMMANDS):
+            command = self.AT_COMMANDS[len(self.sent)]
+            self.sent.append(command)
+            self.hfp.send((command + "\r").encode())
+        else:
+            self.answered("hfp")
+
+    def at_readable(self, fd, condition):
+        try:
+            data = self.hfp.recv(4096) if self.hfp is not None else b""
+        except OSError:
+            data = b""
+        if not data:
+            log("the gateway closed the RFCOMM stand-in")
+            return False
+        self.buffer += data
+        while b"\r\n" in self.buffer:
+            line, _, self.buffer = self.buffer.partition(b"\r\n")
+            line = line.strip()
+            if not line:
+                continue
+            log("AG:", line.decode(errors="replace"))
+            if line == b"OK":
+                self.send_next_at()
+            elif line == b"ERROR":
+                log("the gateway refused", self.sent[-1] if self.sent else "?")
+        return True
+
+    def answered(self, what):
+        log("answered:", what)
+        if what == "a2dp":
+            self.a2dp_done = True
+        if what == "hfp":
+            self.hfp_done = True
+        if getattr(self, "a2dp_done", False) and getattr(self, "hfp_done", False) and not self.announced:
+            self.announced = True
+            print("connected", flush=True)
+
+    def disconnect(self):
+        objects.remove(TRANSPORT)
+        if self.hfp is not None:
+            self.hfp.close()
+            self.hfp = None
+        objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(False))
+        objects.remove(DEVICE)
+
+
+faulthandler.enable()
+DBusGMainLoop(set_as_default=True)
+bus = dbus.SystemBus()
+objects = Objects(bus)
+root = Root(bus)
+adapter = Adapter(bus)
+Transport(bus)
+Properties(bus, DEVICE)
+Properties(bus, REMOTE_SEP)
+headset = Headset()
+
+objects.interfaces = {
+    dbus.ObjectPath("/org/bluez"): {"org.bluez.ProfileManager1": {}, "org.bluez.AgentManager1": {}},
+    ADAPTER: {
+        "org.bluez.Adapter1": {
+            "Address": "00:1A:7D:DA:71:13", "AddressType": "public", "Name": "standin", "Alias": "standin",
+            "Class": dbus.UInt32(0x6C010C), "Powered": dbus.Boolean(True), "Discoverable": dbus.Boolean(False),
+            "Pairable": dbus.Boolean(True), "Discovering": dbus.Boolean(False),
+            "UUIDs": dbus.Array([A2DP_SOURCE, A2DP_SINK, HFP_AG, AVRCP, AVRCP_TARGET], signature="s"),
+            "Modalias": "usb:v1D6Bp0246d0540",
+        },
+        "org.bluez.Media1": {"SupportedUUIDs": dbus.Array([A2DP_SOURCE, A2DP_SINK], signature="s")},
+    },
+    DEVICE: {
+        "org.bluez.Device1": {
+            "Address": HEADSET_ADDRESS, "AddressType": "public", "Name": "Stand-in Headset",
+            "Alias": "Stand-in Headset", "Class": dbus.UInt32(0x240404), "Icon": "audio-headset",
+            "Paired": dbus.Boolean(True), "Bonded": dbus.Boolean(True), "Trusted": dbus.Boolean(True),
+            "Blocked": dbus.Boolean(False), "LegacyPairing": dbus.Boolean(False), "Connected": dbus.Boolean(True),
+            "UUIDs": dbus.Array([A2DP_SINK, HFP_HF, HSP_HS, AVRCP, AVRCP_TARGET], signature="s"),
+            "Adapter": ADAPTER, "ServicesResolved": dbus.Boolean(True), "Modalias": "bluetooth:v000Ap0001d0001",
+        },
+    },
+    REMOTE_SEP: {
+        "org.bluez.MediaEndpoint1": {
+            "UUID": A2DP_SINK, "Codec": dbus.Byte(0), "Capabilities": SBC_CAPABILITIES, "Device": DEVICE,
+            "DelayReporting": dbus.Boolean(False),
+        },
+    },
+}
+
+bus.request_name(BLUEZ)
+print("ready", flush=True)
+GLib.MainLoop().run()
