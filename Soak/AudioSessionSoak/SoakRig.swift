@@ -8,7 +8,7 @@ final class SoakRig: BridgedServer, @unchecked Sendable {
     /// How long a run's server may live before the harness's watchdog ends it: longer than any run.
     static let lifetime = Duration.seconds(4 * 3600)
 
-    init(_ kind: SoundServerKind) throws { try super.init(kind, lifetime: Self.lifetime) }
+    init(_ kind: SoundServerKind) throws { try super.init(server: SoundServer(kind, lifetime: Self.lifetime)) }
 
     /// The last lines the sound server wrote to its log, for a failure that needs them.
     func serverLogTail() -> String {

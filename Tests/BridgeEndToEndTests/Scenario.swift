@@ -5,7 +5,11 @@ import Foundation
 
 /// A private sound server and bus with `audiosessiond` running on them, and helpers to drive both.
 final class Scenario: BridgedServer, @unchecked Sendable {
-    init(_ kind: SoundServerKind) throws { try super.init(kind) }
+    init(_ kind: SoundServerKind) throws { try super.init(server: SoundServer(kind)) }
+    /// With the BlueZ stand-in's headset on the server (`SoundServer+Bluetooth.swift`).
+    init(_ kind: SoundServerKind, bluetoothHeadset: Bool) throws {
+        try super.init(server: SoundServer(kind, bluetoothHeadset: bluetoothHeadset))
+    }
 
     /// Plays silence as `app` with a session's token, and waits until the bridge put the stream in that session.
     @discardableResult

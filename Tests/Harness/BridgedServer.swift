@@ -9,8 +9,13 @@ open class BridgedServer: @unchecked Sendable {
     public let daemon: BridgeDaemon
 
     /// A server of `kind` (ended by its watchdog after `lifetime`) and a bridge on it.
-    public init(_ kind: SoundServerKind, daemonArguments: [String] = [], lifetime: Duration = .seconds(300)) throws {
-        server = try SoundServer(kind, lifetime: lifetime)
+    public convenience init(_ kind: SoundServerKind, daemonArguments: [String] = [], lifetime: Duration = .seconds(300)) throws {
+        try self.init(server: SoundServer(kind, lifetime: lifetime), daemonArguments: daemonArguments)
+    }
+
+    /// A bridge on a server the caller started (which it then owns and stops).
+    public init(server: SoundServer, daemonArguments: [String] = []) throws {
+        self.server = server
         do {
             daemon = try BridgeDaemon(server: server, arguments: daemonArguments)
         } catch {

@@ -35,12 +35,18 @@ public final class SoundServer: @unchecked Sendable {
     /// The private session bus.
     public private(set) var busAddress: String?
     /// The environment a client of this server needs.
-    public private(set) var environment: [String: String]
+    public internal(set) var environment: [String: String]
+    /// Whether the server runs with the BlueZ stand-in's headset (``init(_:lifetime:extraModules:bluetoothHeadset:)``).
+    public let hasBluetoothHeadset: Bool
+    /// What PulseAudio and WirePlumber (the processes that speak to BlueZ) need for the stand-in.
+    var bluetoothEnvironment: [String: String] = [:]
 
     private var processes: [TestProcess] = []
     private var pulseServer: TestProcess?
     /// PipeWire's session manager (nil on PulseAudio).
     private var wirePlumber: TestProcess?
+    /// The BlueZ stand-in, when the server has the simulated headset.
+    var bluezStandIn: TestProcess?
     /// The process that answers libpulse clients (pulseaudio, or pipewire-pulse).
     public var serverPID: Int32? { pulseServer?.pid }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
@@ -55,15 +61,19 @@ public final class SoundServer: @unchecked Sendable {
     private var watchdog: DispatchWorkItem?
     private let lock = NSLock()
 
-    /// Starts a server of `kind` and waits until it answers. The watchdog ends everything after
-    /// `lifetime`, so that a hung test cannot leave servers behind.
     /// Lines added to PulseAudio's startup script (`load-module …`); PulseAudio only.
     private let extraScript: [String]
 
-    public init(_ kind: SoundServerKind, lifetime: Duration = .seconds(300), extraModules: [String] = []) throws {
+    /// Starts a server of `kind` and waits until it answers. The watchdog ends everything after
+    /// `lifetime`, so that a hung test cannot leave servers behind. With `bluetoothHeadset`, a private
+    /// system bus with the BlueZ stand-in comes first, and the server waits until the headset's card is
+    /// there (see `SoundServer+Bluetooth.swift`).
+    public init(_ kind: SoundServerKind, lifetime: Duration = .seconds(300), extraModules: [String] = [],
+                bluetoothHeadset: Bool = false) throws {
         Self.reapLeftovers()
         self.kind = kind
-        extraScript = extraModules.map { "load-module \($0)" }
+        hasBluetoothHeadset = bluetoothHeadset
+        extraScript = (extraModules + (bluetoothHeadset ? ["module-bluetooth-discover"] : [])).map { "load-module \($0)" }
         root = NSTemporaryDirectory() + "audiosession-\(kind)-\(UUID().uuidString.prefix(8))"
         runtimeDirectory = root + "/run"
         for folder in ["run", "home", "config", "state", "logs"] {
@@ -85,11 +95,13 @@ public final class SoundServer: @unchecked Sendable {
         watchdog = item
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(lifetime.components.seconds)), execute: item)
         do {
+            if bluetoothHeadset { try startBluetoothStandIn() }
             switch kind {
             case .pulseaudio: try startPulseAudio()
             case .pipewire, .pipewire14: try startPipeWire()
             }
             try waitUntilAnswering()
+            if bluetoothHeadset { try waitForHeadsetCard() }
         } catch {
             stop()
             throw error
@@ -143,15 +155,16 @@ public final class SoundServer: @unchecked Sendable {
         pulseServer = try spawn("pulseaudio", [
             "-n", "-F", root + "/default.pa", "--exit-idle-time=-1", "--daemonize=no", "--use-pid-file=no",
             "--log-target=stderr", "--disallow-exit", "--realtime=no", "--no-cpu-limit",
-        ])
+        ], extraEnvironment: bluetoothEnvironment)
     }
 
     /// Starts one of PipeWire's programs: the system's, or those of the private 1.4 prefix with the
     /// prefix's libraries, plugins, modules and configuration.
     public func spawnPipeWire(_ program: String, _ arguments: [String] = []) throws -> TestProcess {
-        guard kind == .pipewire14 else { return try spawn(program, arguments) }
+        let bluetooth = program == "wireplumber" ? bluetoothEnvironment : [:]
+        guard kind == .pipewire14 else { return try spawn(program, arguments, extraEnvironment: bluetooth) }
         let modern = try ModernPipeWire.installed()
-        return try spawn(modern.executable(program), arguments, extraEnvironment: modern.environment)
+        return try spawn(modern.executable(program), arguments, extraEnvironment: modern.environment.merging(bluetooth) { $1 })
     }
 
     private func startPipeWire() throws {

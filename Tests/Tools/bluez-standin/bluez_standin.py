@@ -17,6 +17,7 @@ its transport and device are removed).
 """
 import faulthandler
 import os
+import signal
 import socket
 import sys
 
@@ -167,7 +168,7 @@ class Adapter(Properties):
                 endpoint = interfaces.get("org.bluez.MediaEndpoint1")
                 if endpoint is not None:
                     self.endpoints.append((sender, path, str(endpoint.get("UUID", "")).lower(), int(endpoint.get("Codec", 0))))
-            log("endpoints", [(e[1], e[2], e[3]) for e in self.endpoints])
+            log("endpoints:", len(self.endpoints))
             reply()
             GLib.idle_add(headset.connect_when_ready)
 
@@ -185,22 +186,36 @@ class Transport(Properties):
     def __init__(self, bus):
         super().__init__(bus, TRANSPORT)
         self.peer = None
+        self.watch = None
 
     def acquire(self):
+        self.release()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours.setblocking(False)
         self.peer = ours
-        GLib.io_add_watch(ours.fileno(), GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, self.drain)
+        self.watch = GLib.io_add_watch(ours.fileno(), GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, self.drain)
         objects.set(TRANSPORT, "org.bluez.MediaTransport1", "State", "active")
         fd = dbus.types.UnixFd(theirs.fileno())
         theirs.close()
         return (fd, dbus.UInt16(672), dbus.UInt16(672))
 
+    def release(self):
+        if self.watch is not None:
+            GLib.source_remove(self.watch)
+            self.watch = None
+        if self.peer is not None:
+            self.peer.close()
+            self.peer = None
+
     def drain(self, fd, condition):
         try:
-            if self.peer is not None and self.peer.recv(4096):
-                return True
+            while self.peer.recv(4096):
+                pass
+        except BlockingIOError:
+            return True
         except OSError:
             pass
+        self.watch = None
         return False
 
     @dbus.service.method("org.bluez.MediaTransport1", out_signature="hqq")
@@ -213,9 +228,7 @@ class Transport(Properties):
 
     @dbus.service.method("org.bluez.MediaTransport1")
     def Release(self):
-        if self.peer is not None:
-            self.peer.close()
-            self.peer = None
+        self.release()
         objects.set(TRANSPORT, "org.bluez.MediaTransport1", "State", "idle")
 
 
@@ -316,6 +329,7 @@ class Headset:
 
 
 faulthandler.enable()
+faulthandler.register(signal.SIGUSR1)  # where it is, on request
 DBusGMainLoop(set_as_default=True)
 bus = dbus.SystemBus()
 objects = Objects(bus)

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// A Bluetooth headset on a real sound server, without Bluetooth hardware or BlueZ: a private system
+/// bus with the BlueZ stand-in (`Tests/Tools/bluez-standin`: one adapter, one paired headset with an
+/// A2DP sink and a hands-free unit), and the SCO stand-in (`Tests/Tools/sco-standin`, preloaded into
+/// the process that speaks to BlueZ) for the hands-free profile's audio socket. The server's own
+/// Bluetooth support (PulseAudio's module-bluetooth-discover, PipeWire's bluez5 plugin in WirePlumber)
+/// makes the headset's card, with its A2DP and hands-free profiles, as for a real headset.
+extension SoundServer {
+    /// The simulated headset's Bluetooth address.
+    public static let headsetAddress = "00:1B:66:AA:BB:CC"
+    /// The name of the headset's card on every stack.
+    public static let headsetCard = "bluez_card.00_1B_66_AA_BB_CC"
+
+    private static var toolsFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tools").path
+    }
+
+    /// Starts the private system bus and the BlueZ stand-in, builds the SCO stand-in, and prepares
+    /// what the server's processes need: the bus, the preload and WirePlumber's settings (its Bluetooth
+    /// monitor without logind's seat, which a test machine has not).
+    func startBluetoothStandIn() throws {
+        let systemBus = runtimeDirectory + "/system_bus"
+        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(systemBus)"])
+        try waitUntil("the private system bus") { FileManager.default.fileExists(atPath: systemBus) }
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(systemBus)"
+
+        let library = root + "/sco_standin.so"
+        let (status, output) = try TestProcess.run("gcc", ["-shared", "-fPIC", "-O2", "-o", library,
+                                                           Self.toolsFolder + "/sco-standin/sco_standin.c", "-ldl"],
+                                                   environment: environment)
+        guard status == 0 else { throw HarnessError("the SCO stand-in did not build: \(output)") }
+        bluetoothEnvironment["LD_PRELOAD"] = library
+
+        let config = root + "/config/wireplumber"
+        switch kind {
+        case .pulseaudio: break
+        case .pipewire:
+            try FileManager.default.createDirectory(atPath: config + "/bluetooth.lua.d", withIntermediateDirectories: true)
+            try "bluez_monitor.properties[\"with-logind\"] = false\n"
+                .write(toFile: config + "/bluetooth.lua.d/51-standin.lua", atomically: true, encoding: .utf8)
+        case .pipewire14:
+            try FileManager.default.createDirectory(atPath: config + "/wireplumber.conf.d", withIntermediateDirectories: true)
+            try "wireplumber.profiles = { main = { monitor.bluez.seat-monitoring = disabled } }\n"
+                .write(toFile: config + "/wireplumber.conf.d/51-standin.conf", atomically: true, encoding: .utf8)
+            // WIREPLUMBER_CONFIG_DIR replaces WirePlumber 0.5's search path: this folder first, then the prefix's.
+            bluetoothEnvironment["WIREPLUMBER_CONFIG_DIR"] = config + ":" + (try ModernPipeWire.installed()).prefix + "/usr/share/wireplumber"
+        }
+
+        bluezStandIn = try spawn("/usr/bin/python3", [Self.toolsFolder + "/bluez-standin/bluez_standin.py"],
+                                 extraEnvironment: ["STANDIN_HEADSET": Self.headsetAddress])
+        try waitUntil("the BlueZ stand-in") { bluezStandIn?.output.contains("ready") == true }
+    }
+
+    /// Waits until the headset is connected: its card has an A2DP and a hands-free profile, is in
+    /// A2DP (PipeWire shows a new card as "off" for a moment), and its sink is there.
+    func waitForHeadsetCard() throws {
+        var seen = "no card"
+        do {
+            try waitUntil("the headset's card with both profiles, in A2DP", timeout: .seconds(20)) {
+                let profiles = try headsetProfiles()
+                let active = try headsetActiveProfile()
+                let sink = try headsetSink()
+                seen = "profiles \(profiles), active \(active ?? "none"), sink \(sink ?? "none")"
+                return profiles.contains { $0.contains("a2dp") } && profiles.contains(where: Self.isHandsFree)
+                    && active?.contains("a2dp") == true && sink != nil
+            }
+        } catch {
+            throw HarnessError("\(error): \(seen); the BlueZ stand-in printed: \(bluezStandIn?.output.suffix(800) ?? "")")
+        }
+    }
+
+    /// The headset card's profile names (empty while it has no card).
+    public func headsetProfiles() throws -> [String] {
+        let cards = try pactlJSON(["list", "cards"]) as? [[String: Any]] ?? []
+        let card = cards.first { $0["name"] as? String == Self.headsetCard }
+        return ((card?["profiles"] as? [String: Any]) ?? [:]).keys.sorted()
+    }
+
+    /// The headset card's active profile.
+    public func headsetActiveProfile() throws -> String? {
+        let cards = try pactlJSON(["list", "cards"]) as? [[String: Any]] ?? []
+        return cards.first { $0["name"] as? String == Self.headsetCard }?["active_profile"] as? String
+    }
+
+    /// The name of the headset's sink in the card's active profile (nil while it has none).
+    public func headsetSink() throws -> String? {
+        try pactl(["list", "short", "sinks"]).split(separator: "\n").map { $0.split(separator: "\t") }
+            .first { $0.count > 1 && $0[1].contains("00_1B_66_AA_BB_CC") }.map { String($0[1]) }
+    }
+
+    /// Whether a profile name is a hands-free one (HFP or HSP) on any stack.
+    public static func isHandsFree(_ profile: String) -> Bool {
+        profile.contains("headset") || profile.contains("handsfree")
+    }
+
+    /// Sends the BlueZ stand-in a command (`disconnect`: the headset goes).
+    public func tellHeadset(_ command: String) throws {
+        let (status, output) = try TestProcess.run("busctl", ["--address=\(environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "")", "call", "org.bluez",
+                                       "/org/bluez", "io.github.audiosession.Test", "Do", "s", command], environment: environment)
+        guard status == 0 else { throw HarnessError("the BlueZ stand-in refused \(command): \(output)") }
+    }
+}
