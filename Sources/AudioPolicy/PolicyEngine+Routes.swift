@@ -29,11 +29,6 @@ extension PolicyEngine {
         portAppearedAt[info.uid] = eventSerial
         emit(.record(.deviceAdded(info.id, info.portDescription)))
         noteServerPolicy(of: info, present: true)
-        if let address = info.bluetoothAddress {
-            for id in sessions.keys where sessions[id]?.routeHold?.bluetoothAddress == address {
-                sessions[id]?.routeHold?.reappeared = true
-            }
-        }
         if Self.isCombinedOutput(info) {
             combinedOutputAppeared(info)
         } else if info.id.direction == .output {
@@ -283,10 +278,13 @@ extension PolicyEngine {
             sessions[id] = session
             return
         }
-        var reason: RouteChangeReason = hold.reappeared ? .routeConfigurationChange : .oldDeviceUnavailable
+        // The headset is there when the window closes (a profile switch), or gone (it may have come back
+        // in its other profile and gone again, as when it disconnects right after a switch).
+        let present = devices.values.contains { $0.bluetoothAddress == hold.bluetoothAddress }
+        var reason: RouteChangeReason = present ? .routeConfigurationChange : .oldDeviceUnavailable
         if lacksRequiredDevice(route, session.configuration.category) { reason = .noSuitableRouteForCategory }
         announce(&session, reason: reason, route: route, cause: .deviceRemoved(bluetoothAddress: hold.bluetoothAddress))
-        if !hold.reappeared { callRouteDisconnected(id) }
+        if !present { callRouteDisconnected(id) }
     }
 
     /// Whether the route holds a port that appeared after the session's last report.

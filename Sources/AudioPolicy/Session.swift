@@ -13,7 +13,6 @@ public enum Interrupter: Hashable, Sendable {
 struct RouteHold: Hashable, Sendable {
     var deadline: EngineTime
     var bluetoothAddress: String
-    var reappeared = false
 }
 
 extension Session {

@@ -128,9 +128,10 @@ struct ProducedWordsTests {
     static let bluetooth = ["device.bus": "bluetooth", "api.bluez5.address": "00:11:22:33:44:55",
                             "api.bluez5.profile": "headset-head-unit"]
 
+    /// (a call?, the headset comes back in another profile, and goes again within the window)
     @Test("routeDisconnected: a call whose Bluetooth headset goes for good is interrupted; a profile switch is not",
-          arguments: [(true, false), (false, false), (true, true)])
-    func routeDisconnected(isCall: Bool, comesBack: Bool) {
+          arguments: [(true, false, false), (false, false, false), (true, true, false), (true, true, true)])
+    func routeDisconnected(isCall: Bool, comesBack: Bool, goesAgain: Bool) {
         var scene = Scene()
         let id = isCall ? scene.activeSession("call", .playAndRecord, mode: .voiceChat)
             : scene.activeSession("music", .playback)
@@ -142,11 +143,15 @@ struct ProducedWordsTests {
         scene.unplug(headset)
         if comesBack {
             scene.advance(100)
-            _ = scene.plug(.output, "bluez_output.hfp2", "Headset", properties: Self.bluetooth)
+            let again = scene.plug(.output, "bluez_output.hfp2", "Headset", properties: Self.bluetooth)
             scene.setDefault(.output, "bluez_output.hfp2", moveStreams: true)
+            if goesAgain {
+                scene.advance(50)
+                scene.unplug(again)
+            }
         }
         scene.settle()
-        let expected: [Scene.SeenInterruption] = isCall && !comesBack
+        let expected: [Scene.SeenInterruption] = isCall && (!comesBack || goesAgain)
             ? [.init(type: .began, reason: .routeDisconnected, shouldResume: false)] : []
         #expect(scene.interruptions(id) == expected)
         #expect(scene.engine.sessions[id]?.isActive == expected.isEmpty)
