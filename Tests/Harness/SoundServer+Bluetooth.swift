@@ -10,8 +10,10 @@ import Foundation
 extension SoundServer {
     /// The simulated headset's Bluetooth address.
     public static let headsetAddress = "00:1B:66:AA:BB:CC"
+    /// The address as the servers write it in names (`00_1B_66_AA_BB_CC`).
+    static let headsetNamePart = headsetAddress.replacingOccurrences(of: ":", with: "_")
     /// The name of the headset's card on every stack.
-    public static let headsetCard = "bluez_card.00_1B_66_AA_BB_CC"
+    public static let headsetCard = "bluez_card." + headsetNamePart
 
     private static var toolsFolder: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -88,7 +90,7 @@ extension SoundServer {
     /// The name of the headset's sink in the card's active profile (nil while it has none).
     public func headsetSink() throws -> String? {
         try pactl(["list", "short", "sinks"]).split(separator: "\n").map { $0.split(separator: "\t") }
-            .first { $0.count > 1 && $0[1].contains("00_1B_66_AA_BB_CC") }.map { String($0[1]) }
+            .first { $0.count > 1 && $0[1].contains(Self.headsetNamePart) }.map { String($0[1]) }
     }
 
     /// Whether a profile name is a hands-free one (HFP or HSP) on any stack.

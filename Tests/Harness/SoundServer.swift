@@ -36,8 +36,6 @@ public final class SoundServer: @unchecked Sendable {
     public private(set) var busAddress: String?
     /// The environment a client of this server needs.
     public internal(set) var environment: [String: String]
-    /// Whether the server runs with the BlueZ stand-in's headset (``init(_:lifetime:extraModules:bluetoothHeadset:)``).
-    public let hasBluetoothHeadset: Bool
     /// What PulseAudio and WirePlumber (the processes that speak to BlueZ) need for the stand-in.
     var bluetoothEnvironment: [String: String] = [:]
 
@@ -72,7 +70,6 @@ public final class SoundServer: @unchecked Sendable {
                 bluetoothHeadset: Bool = false) throws {
         Self.reapLeftovers()
         self.kind = kind
-        hasBluetoothHeadset = bluetoothHeadset
         extraScript = (extraModules + (bluetoothHeadset ? ["module-bluetooth-discover"] : [])).map { "load-module \($0)" }
         root = NSTemporaryDirectory() + "audiosession-\(kind)-\(UUID().uuidString.prefix(8))"
         runtimeDirectory = root + "/run"

@@ -235,14 +235,12 @@ class Transport(Properties):
 class Headset:
     """The headset's side: the A2DP configuration and the hands-free unit's AT handshake."""
 
-    HF_ANSWERS_DONE = ("AT+CMER",)
-
     def __init__(self):
         self.a2dp = False
         self.hfp = None  # our end of the RFCOMM stand-in
         self.buffer = b""
         self.sent = []
-        self.announced = False
+        self.answers = set()  # "a2dp", "hfp": the connections the server took
 
     def connect_when_ready(self):
         source = next((e for e in adapter.endpoints if e[2] == A2DP_SOURCE and e[3] == 0), None)
@@ -311,13 +309,10 @@ class Headset:
 
     def answered(self, what):
         log("answered:", what)
-        if what == "a2dp":
-            self.a2dp_done = True
-        if what == "hfp":
-            self.hfp_done = True
-        if getattr(self, "a2dp_done", False) and getattr(self, "hfp_done", False) and not self.announced:
-            self.announced = True
-            print("connected", flush=True)
+        if what not in self.answers:
+            self.answers.add(what)
+            if self.answers == {"a2dp", "hfp"}:
+                print("connected", flush=True)
 
     def disconnect(self):
         objects.remove(TRANSPORT)
