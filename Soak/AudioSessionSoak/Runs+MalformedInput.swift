@@ -98,7 +98,7 @@ extension SoakRuns {
         }
         if left == nil {
             let count = (try? observer.call(manager, bridge, "ListSessions").first?.arrayItems?.count) ?? -1
-            result.failures.append("\(count ?? -1) sessions left after every connection closed")
+            result.failures.append("\(count) sessions left after every connection closed")
         }
         if !rig.daemon.process.isRunning { result.failures.append("the bridge is gone: \(rig.daemon.process.output.suffix(400))") }
         let growth = endRSS - warmRSS

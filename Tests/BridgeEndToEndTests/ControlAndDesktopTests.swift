@@ -241,11 +241,8 @@ struct LogindStandIn {
 
     init(_ server: SoundServer, locked: String = "", bridgeEnvironment: [String: String] = [:]) throws {
         self.server = server
-        let systemBus = server.root + "/run/system_bus"
-        _ = try server.spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(systemBus)"])
-        try waitUntil("the private system bus") { FileManager.default.fileExists(atPath: systemBus) }
+        try server.startSystemBus()
         var environment = server.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(systemBus)"
         environment["XDG_SESSION_ID"] = nil
         self.environment = environment
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/login1_standin.py").path

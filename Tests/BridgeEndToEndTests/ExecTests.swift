@@ -19,10 +19,7 @@ struct ExecTests {
         let client = try BusClient(address: server.busAddress!)
         var sessionPath = ""
         try waitUntil("the stream to join a session") {
-            let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
-            let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
-            let streams = snapshot["streams"] as? [[String: Any]] ?? []
-            sessionPath = streams.first { $0["stream"] as? String == "sink-input/\(stream.index)" }?["session"] as? String ?? ""
+            sessionPath = try scenario.bridgeView(of: stream.index, client)?["session"] as? String ?? ""
             return !sessionPath.isEmpty
         }
         #expect(try client.property(sessionPath, "StreamToken").stringValue == stream.properties["audiosession.token"])

@@ -158,15 +158,15 @@ struct SandboxTests {
 
     /// The session the bridge put a sink-input in, once it did: its path and its app.
     static func placedSession(of index: UInt32, in scenario: Scenario, _ client: BusClient) throws -> (path: String, app: String?) {
-        var placed: String?
+        var placed: (path: String, app: String?)?
         try waitUntil("the bridge to place sink-input \(index) in a session") {
-            placed = try scenario.bridgeView(of: index, client)?["session"] as? String
-            return placed != nil
+            let snapshot = try scenario.snapshot(client)
+            guard let path = Scenario.stream(index, in: snapshot)?["session"] as? String else { return false }
+            let sessions = snapshot["sessions"] as? [[String: Any]] ?? []
+            placed = (path, sessions.first { $0["session"] as? String == path }?["app"] as? String)
+            return true
         }
-        let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
-        let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        let sessions = snapshot?["sessions"] as? [[String: Any]] ?? []
-        return (placed!, sessions.first { $0["session"] as? String == placed }?["app"] as? String)
+        return placed!
     }
 
     /// PipeWire vouches for a native client's process (`pipewire.sec.pid`); the bridge reads that

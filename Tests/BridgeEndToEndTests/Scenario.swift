@@ -37,12 +37,20 @@ final class Scenario: BridgedServer, @unchecked Sendable {
         return (music, song, effects)
     }
 
+    /// The manager's `Snapshot()`, parsed.
+    func snapshot(_ client: BusClient) throws -> [String: Any] {
+        let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
+        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// The bridge's view of a sink-input in a snapshot.
+    static func stream(_ index: UInt32, in snapshot: [String: Any]) -> [String: Any]? {
+        (snapshot["streams"] as? [[String: Any]] ?? []).first { $0["stream"] as? String == "sink-input/\(index)" }
+    }
+
     /// The bridge's view of a sink-input, from `Snapshot()`.
     func bridgeView(of index: UInt32, _ client: BusClient) throws -> [String: Any]? {
-        let json = try client.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
-        let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
-        let streams = snapshot["streams"] as? [[String: Any]] ?? []
-        return streams.first { $0["stream"] as? String == "sink-input/\(index)" }
+        Self.stream(index, in: try snapshot(client))
     }
 
     func muted(_ stream: ReportedStream) throws -> Bool? { try server.reportedStream(index: stream.index)?.mute }

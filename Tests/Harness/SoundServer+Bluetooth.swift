@@ -24,11 +24,7 @@ extension SoundServer {
     /// what the server's processes need: the bus, the preload and WirePlumber's settings (its Bluetooth
     /// monitor without logind's seat, which a test machine has not).
     func startBluetoothStandIn() throws {
-        let systemBus = runtimeDirectory + "/system_bus"
-        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(systemBus)"])
-        try waitUntil("the private system bus") { FileManager.default.fileExists(atPath: systemBus) }
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(systemBus)"
-
+        try startSystemBus()
         let library = root + "/sco_standin.so"
         let (status, output) = try TestProcess.run("gcc", ["-shared", "-fPIC", "-O2", "-o", library,
                                                            Self.toolsFolder + "/sco-standin/sco_standin.c", "-ldl"],
@@ -62,30 +58,30 @@ extension SoundServer {
         var seen = "no card"
         do {
             try waitUntil("the headset's card with both profiles, in A2DP", timeout: .seconds(20)) {
-                let profiles = try headsetProfiles()
-                let active = try headsetActiveProfile()
+                let card = try headsetCardState()
                 let sink = try headsetSink()
-                seen = "profiles \(profiles), active \(active ?? "none"), sink \(sink ?? "none")"
-                return profiles.contains { $0.contains("a2dp") } && profiles.contains(where: Self.isHandsFree)
-                    && active?.contains("a2dp") == true && sink != nil
+                seen = "profiles \(card.profiles), active \(card.active ?? "none"), sink \(sink ?? "none")"
+                return card.profiles.contains { $0.contains("a2dp") } && card.profiles.contains(where: Self.isHandsFree)
+                    && card.active?.contains("a2dp") == true && sink != nil
             }
         } catch {
             throw HarnessError("\(error): \(seen); the BlueZ stand-in printed: \(bluezStandIn?.output.suffix(800) ?? "")")
         }
     }
 
-    /// The headset card's profile names (empty while it has no card).
-    public func headsetProfiles() throws -> [String] {
+    /// The headset card's profile names (empty while it has no card) and its active profile, from one
+    /// look at the server's cards.
+    private func headsetCardState() throws -> (profiles: [String], active: String?) {
         let cards = try pactlJSON(["list", "cards"]) as? [[String: Any]] ?? []
         let card = cards.first { $0["name"] as? String == Self.headsetCard }
-        return ((card?["profiles"] as? [String: Any]) ?? [:]).keys.sorted()
+        return (((card?["profiles"] as? [String: Any]) ?? [:]).keys.sorted(), card?["active_profile"] as? String)
     }
 
+    /// The headset card's profile names (empty while it has no card).
+    public func headsetProfiles() throws -> [String] { try headsetCardState().profiles }
+
     /// The headset card's active profile.
-    public func headsetActiveProfile() throws -> String? {
-        let cards = try pactlJSON(["list", "cards"]) as? [[String: Any]] ?? []
-        return cards.first { $0["name"] as? String == Self.headsetCard }?["active_profile"] as? String
-    }
+    public func headsetActiveProfile() throws -> String? { try headsetCardState().active }
 
     /// The name of the headset's sink in the card's active profile (nil while it has none).
     public func headsetSink() throws -> String? {

@@ -120,13 +120,28 @@ public final class SoundServer: @unchecked Sendable {
         return process
     }
 
+    /// Starts a `dbus-daemon` listening at `socket` in the runtime directory; returns its address once
+    /// it listens.
+    private func spawnBus(_ socket: String, _ what: String) throws -> String {
+        let path = runtimeDirectory + "/" + socket
+        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(path)"])
+        try waitUntil(what) { FileManager.default.fileExists(atPath: path) }
+        return "unix:path=\(path)"
+    }
+
     /// Starts the private session bus that the bridge and its clients use.
     private func startBus() throws {
-        let busPath = runtimeDirectory + "/bus"
-        _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(busPath)"])
-        try waitUntil("the private session bus") { FileManager.default.fileExists(atPath: busPath) }
-        busAddress = "unix:path=\(busPath)"
+        busAddress = try spawnBus("bus", "the private session bus")
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+    }
+
+    /// Starts a private bus that stands for the system bus (for stand-ins of system services) and puts
+    /// its address in ``environment`` as `DBUS_SYSTEM_BUS_ADDRESS`; returns the address.
+    @discardableResult
+    public func startSystemBus() throws -> String {
+        let address = try spawnBus("system_bus", "the private system bus")
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        return address
     }
 
     private func startPulseAudio() throws {

@@ -24,18 +24,22 @@ extension BusService {
             .busError
     }
 
+    /// `AccessDenied` for a sandboxed caller asking for what only the user decides or may see
+    /// (`reason`), nil for an unsandboxed one.
+    func refusalToSandbox(_ sender: String, _ reason: String) -> BusError? {
+        callers.identity(of: sender).sandboxAppID.map {
+            AudioSessionError(.accessDenied, "\(reason); \($0) runs in a sandbox").busError
+        }
+    }
+
     /// The manager's `WatchEvents()`: the caller receives every event-log record as a unicast `Event`
     /// signal until its connection closes.
     func eventLogMethods() -> [String: ExportedMethod] {
         [
             "WatchEvents": method("") { [unowned self] call in
-                let caller = callers.identity(of: call.sender)
-                if let app = caller.sandboxAppID {
-                    return Self.fail(.accessDenied,
-                                     "the event log tells of every app; \(app) runs in a sandbox and may not follow it")
-                }
+                if let refused = refusalToSandbox(call.sender, "the event log tells of every app") { return .error(refused) }
                 // A connection already gone is not kept: its departure has been announced.
-                guard caller.processID != nil else { return Self.fail(.accessDenied, "the caller's connection is gone") }
+                guard callers.identity(of: call.sender).processID != nil else { return Self.fail(.accessDenied, "the caller's connection is gone") }
                 eventWatchers.insert(call.sender)
                 return .reply([])
             },

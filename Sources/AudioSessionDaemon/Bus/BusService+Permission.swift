@@ -20,9 +20,7 @@ extension BusService {
         [
             "SetRecordPermission": method("ss") { [unowned self] call in
                 let app = call.arguments[0].stringValue ?? ""
-                if let sandboxed = callers.identity(of: call.sender).sandboxAppID {
-                    return Self.fail(.accessDenied, "record permission is the user's to decide; \(sandboxed) runs in a sandbox")
-                }
+                if let refused = refusalToSandbox(call.sender, "record permission is the user's to decide") { return .error(refused) }
                 let word = call.arguments[1].stringValue ?? ""
                 guard let permission = RecordPermission(rawValue: word) else {
                     return Self.fail(.badParam, "'\(word.prefix(40))' is not a record permission; expected granted, denied or undetermined")

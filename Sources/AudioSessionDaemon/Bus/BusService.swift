@@ -132,9 +132,8 @@ public final class BusService {
             properties: [
                 "SilentMode": ExportedProperty("b", get: { [unowned self] in .bool(core.engine.silentMode) },
                                                set: { [unowned self] value, sender in
-                                                   if let app = callers.identity(of: sender).sandboxAppID {
-                                                       return AudioSessionError(.accessDenied,
-                                                           "the silent switch is the user's; \(app) runs in a sandbox").busError
+                                                   if let refused = refusalToSandbox(sender, "the silent switch is the user's") {
+                                                       return refused
                                                    }
                                                    core.send(.silentMode(value.boolValue ?? false))
                                                    return nil
