@@ -40,6 +40,13 @@ struct ServerMemoryTests {
         case .endedMuted:
             player.stop()
             call.stop()
+            // A call's session stays active for its policy's release grace after its stream ends;
+            // a player stream started before that would start interrupted.
+            try waitUntil("the bridge to end the call's session") {
+                daemon.records.contains {
+                    $0["event"] as? String == "session.active" && $0["app"] as? String == "softphone" && $0["active"] as? Bool == false
+                }
+            }
         case .briefMuteUndone:
             usleep(30_000)
             call.stop()
