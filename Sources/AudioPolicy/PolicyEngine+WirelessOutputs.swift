@@ -7,7 +7,8 @@ import AudioSessionModel
 /// - `allowBluetoothA2DP` on a playAndRecord session without `allowBluetooth` (it does not need the
 ///   headset's microphone): the headset is kept in, or switched back to, A2DP for its sound;
 /// - `allowAirPlay`: a playAndRecord session plays on an AirPlay (RAOP) sink only with it; without it,
-///   its output goes to the first other output when the default is an AirPlay sink.
+///   its output goes to the first other output when the default is an AirPlay sink, and a stream of it
+///   that lands on an AirPlay sink anyway (the server following the default, or a user) is moved off.
 /// A profile the bridge switched is switched back when the session's activation ends.
 extension PolicyEngine {
     /// The card profile a session's activation asks for on its Bluetooth output, if any.
@@ -62,17 +63,27 @@ extension PolicyEngine {
         guard keepsOffAirPlay(session),
             device(named: defaultDeviceName[.output])?.portDescription.portType == .airPlay
         else { return nil }
-        return devices.values
+        return firstOutputOffAirPlay()
+    }
+
+    /// The first output that is a real port and not AirPlay.
+    func firstOutputOffAirPlay() -> DeviceID? {
+        devices.values
             .filter { $0.id.direction == .output && !$0.isMonitor && ![.airPlay, .virtual].contains($0.portDescription.portType) }
             .map(\.id).min()
     }
 
-    /// The server moved a stream of a session that keeps off AirPlay onto the new default AirPlay
-    /// sink: it goes to the output it would have chosen (a user's own move is left alone).
+    /// A stream of a session that keeps off AirPlay landed on an AirPlay sink, moved there by the
+    /// server following a new default (whenever it does so: pipewire-pulse may tell the bridge of the
+    /// default after the move, and WirePlumber may move a stream back a second later) or by a user: it
+    /// goes to the first other output. Only the bridge's own move to that sink would be left alone,
+    /// and it never makes one for such a session.
     mutating func keepOffAirPlay(_ old: TrackedStream, movedTo device: DeviceID?) -> Bool {
-        guard let change = defaultOutputChange, now <= change.until, device == change.to, old.expectedMove == nil,
-            let session = old.session.flatMap({ sessions[$0] }), let target = outputAvoidingAirPlay(for: session)
+        guard let device, devices[device]?.portDescription.portType == .airPlay, old.expectedMove?.device != device,
+            let session = old.session.flatMap({ sessions[$0] }), keepsOffAirPlay(session),
+            let target = firstOutputOffAirPlay()
         else { return false }
+        streams[old.info.id]?.expectedMove = nil  // a move still expected elsewhere is asked for again
         move(old.info.id, to: target, cause: .streamChange, why: "\(session.id) does not allow AirPlay")
         return true
     }

@@ -90,4 +90,34 @@ struct WirelessOutputsTests {
             #expect(scene.serverStreams[stream]?.device == raop)
         }
     }
+
+    /// How a stream of a playAndRecord call came onto an AirPlay sink.
+    enum AirPlayLanding: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case serverBeforeDefault = "the server moved it before the bridge heard of the new default"
+        case serverMuchLater = "the server moved it back two seconds after the bridge moved it off"
+        case user = "a user moved it there"
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a stream of a session without allowAirPlay that lands on an AirPlay sink is moved off, whoever moved it",
+          arguments: [SessionCategory.playAndRecord, .playback], AirPlayLanding.allCases)
+    func airPlayLanding(category: SessionCategory, landing: AirPlayLanding) {
+        var scene = Scene()
+        let id = scene.activeSession("app", category)
+        let stream = scene.startStream("app", in: id)
+        let speaker = scene.serverStreams[stream]!.device!
+        let raop = scene.plug(.output, "raop_output.living-room", "Living Room", properties: ["device.bus": "network"])
+        switch landing {
+        case .serverBeforeDefault:
+            scene.userMoves(stream, to: raop)
+            scene.setDefault(.output, "raop_output.living-room", moveStreams: false)
+        case .serverMuchLater:
+            scene.setDefault(.output, "raop_output.living-room", moveStreams: true)
+            scene.advance(2000)
+            scene.userMoves(stream, to: raop)
+        case .user:
+            scene.userMoves(stream, to: raop)
+        }
+        #expect(scene.serverStreams[stream]?.device == (category == .playAndRecord ? speaker : raop))
+    }
 }
