@@ -47,6 +47,10 @@ public final class ServerAdapter: @unchecked Sendable {
     /// streams find their process here instead of reading `/proc` while a call waits.
     private var clientProcesses: [UInt32: ProcessFacts] = [:]
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
+    /// The defaults as a new connection reads them, which PipeWire needs (see ``DefaultDeviceCheck``).
+    private lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
+        self.defaultsChecked($0)
+    }
 
     static let firstBackoff = Duration.milliseconds(100)
     static let maximumBackoff = Duration.seconds(2)
@@ -70,6 +74,7 @@ public final class ServerAdapter: @unchecked Sendable {
         context = nil
         isConnected = false
         forgetPendingQueries()
+        defaultsCheck.stop()
     }
 
     private func connect() {
@@ -198,6 +203,7 @@ public final class ServerAdapter: @unchecked Sendable {
             pendingQueries.removeAll(where: sameObject)
             heldChanges.removeAll(where: sameObject)
             removed(change.facility, change.index)
+            if [.sink, .source].contains(change.facility) { checkDefaultsOnPipeWire() }
             return
         }
         if !pendingQueries.contains(where: sameObject) { pendingQueries.append(change) }
@@ -250,7 +256,7 @@ public final class ServerAdapter: @unchecked Sendable {
         switch change.facility {
         case .server:
             context.serverInfo { [unowned self] in
-                if case .success(let info) = $0 { self.serverInfoArrived(info) }
+                if case .success(let info) = $0 { self.serverInfoReported(info) }
                 answered()
             }
         case .sink:
@@ -302,6 +308,32 @@ public final class ServerAdapter: @unchecked Sendable {
         }
     }
 
+    /// Whether the server is pipewire-pulse, whose defaults come from ``DefaultDeviceCheck``.
+    private var isPipeWire: Bool { cache.server?.name.contains("PipeWire") == true }
+
+    private func checkDefaultsOnPipeWire() {
+        if isPipeWire { defaultsCheck.request() }
+    }
+
+    /// The server's information from the bridge's connection. On PipeWire its defaults are taken only
+    /// when the connection is new; after that they come from ``defaultsChecked(_:)``.
+    private func serverInfoReported(_ reported: PulseServerInfo) {
+        guard isPipeWire, let known = cache.server else { return serverInfoArrived(reported) }
+        var info = reported
+        info.defaultSinkName = known.defaultSinkName
+        info.defaultSourceName = known.defaultSourceName
+        serverInfoArrived(info)
+        defaultsCheck.request()
+    }
+
+    /// The defaults as a new connection read them.
+    private func defaultsChecked(_ checked: PulseServerInfo) {
+        guard isConnected, var info = cache.server else { return }
+        info.defaultSinkName = checked.defaultSinkName
+        info.defaultSourceName = checked.defaultSourceName
+        serverInfoArrived(info)
+    }
+
     private func serverInfoArrived(_ info: PulseServerInfo) {
         let changed = cache.server != info
         cache.server = info
@@ -317,6 +349,7 @@ public final class ServerAdapter: @unchecked Sendable {
         let previous = device.isSink ? cache.sinks[device.index] : cache.sources[device.index]
         if device.isSink { cache.sinks[device.index] = device } else { cache.sources[device.index] = device }
         guard previous != device else { return }
+        if previous == nil { checkDefaultsOnPipeWire() }
         let info = ServerTranslation.device(device)
         onEvent(previous == nil ? .deviceAppeared(info) : .deviceChanged(info))
     }
@@ -345,6 +378,7 @@ public final class ServerAdapter: @unchecked Sendable {
         if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
         // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
         guard previous != stream, stream.client != nil else { return }
+        if let previous, previous.device != stream.device { checkDefaultsOnPipeWire() }
         let info = ServerTranslation.stream(stream, process: process(of: stream))
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
