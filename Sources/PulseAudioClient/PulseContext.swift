@@ -34,12 +34,18 @@ public final class PulseContext: @unchecked Sendable {
     private var callbacksInstalled = false
 
     /// Creates a context (`pa_context_new_with_proplist`) with the client name and properties.
-    public init(loop: PulseLoop, name: String, properties: [String: String] = [:]) throws(PulseError) {
+    ///
+    /// With `sharedMemory` false the context uses no shared memory with the server, which a connection
+    /// that carries no audio does not need: libpulse 16.1 can hang when such a connection dies while it
+    /// takes up the shared ring buffer the server offers (see `NoSharedMemoryConfiguration`).
+    public init(loop: PulseLoop, name: String, properties: [String: String] = [:], sharedMemory: Bool = true) throws(PulseError) {
         self.loop = loop
         let list = pa_proplist_new()
         defer { pa_proplist_free(list) }
         for (key, value) in properties { pa_proplist_sets(list, key, value) }
-        guard let context = pa_context_new_with_proplist(loop.api, name, list) else {
+        let made = sharedMemory ? pa_context_new_with_proplist(loop.api, name, list)
+            : NoSharedMemoryConfiguration.applying { pa_context_new_with_proplist(loop.api, name, list) }
+        guard let context = made else {
             throw PulseError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_context_new")
         }
         pointer = context

@@ -49,7 +49,7 @@ final class DefaultDeviceCheck {
             askedAgain = true
             return
         }
-        guard let context = try? PulseContext(loop: loop, name: "audiosessiond default check") else { return }
+        guard let context = try? PulseContext(loop: loop, name: "audiosessiond default check", sharedMemory: false) else { return }
         self.context = context
         context.onStateChange = { [unowned self, unowned context] state in
             switch state {

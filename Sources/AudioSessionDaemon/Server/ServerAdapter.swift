@@ -81,7 +81,7 @@ public final class ServerAdapter: @unchecked Sendable {
         guard !stopped, context == nil else { return }
         do {
             let context = try PulseContext(loop: loop, name: "audiosessiond",
-                                           properties: ["application.id": "io.github.audiosession.Bridge1"])
+                                           properties: ["application.id": "io.github.audiosession.Bridge1"], sharedMemory: false)
             self.context = context
             context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
             context.onChange = { [unowned self] change in self.changed(change) }
