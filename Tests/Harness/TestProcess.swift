@@ -90,14 +90,16 @@ public final class TestProcess: @unchecked Sendable {
         }
     }
 
-    /// Sends SIGTERM, then SIGKILL if it is still there after `grace`, and reaps it.
-    public func stop(grace: Duration = .seconds(2)) {
-        guard isRunning else { return }
+    /// Sends SIGTERM, then SIGKILL if it is still there after `grace`, reaps it and returns its exit
+    /// code (128 + 9 when it had to be killed).
+    @discardableResult
+    public func stop(grace: Duration = .seconds(2)) -> Int32 {
+        guard isRunning else { return waitUntilExit() }
         kill(pid, SIGTERM)
         let deadline = ContinuousClock.now + grace
         while isRunning && ContinuousClock.now < deadline { usleep(5_000) }
         if isRunning { kill(pid, SIGKILL) }
-        waitUntilExit()
+        return waitUntilExit()
     }
 
     /// Sends SIGKILL and reaps it.
