@@ -164,6 +164,9 @@ extension PolicyEngine {
             if let index = streams[id]?.expectedVolumes.firstIndex(of: volume) {
                 streams[id]?.expectedVolumes.remove(at: index)
             }
+        case .moveStream(let id, let device, _):
+            // Not expected any more, so the next reason to move it there asks again.
+            if streams[id]?.expectedMove?.device == device { streams[id]?.expectedMove = nil }
         default: break
         }
     }

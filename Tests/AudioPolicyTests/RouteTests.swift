@@ -130,6 +130,32 @@ struct RouteTests {
         #expect(scene.routeReasons(call) == [.override, .override])
     }
 
+    @Test("a move the server refused is asked for again the next time there is a reason for it")
+    func refusedMoveAskedAgain() {
+        var scene = Scene()
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        let stream = scene.startStream("call", in: call)
+        let headphones = scene.plugHeadphones()
+        scene.advance(1000)
+        let owner = scene.owner(of: call)
+        func movesToSpeaker() -> Int {
+            scene.actions.filter { if case .moveStream(stream, scene.speaker, _) = $0 { true } else { false } }.count
+        }
+        // The server refuses the move: its report never comes, and the stream stays on the headphones.
+        scene.holdReports = true
+        scene.mark()
+        _ = scene.call { .overrideOutput($0, call, caller: owner, .speaker) }
+        #expect(movesToSpeaker() == 1)
+        scene.heldReports = []
+        scene.serverStreams[stream]?.device = headphones
+        scene.holdReports = false
+        scene.send(.actionFailed(.moveStream(stream, to: scene.speaker, why: "override"), AudioSessionError(.unspecified, "refused")))
+        scene.mark()
+        #expect(scene.error(scene.call { .overrideOutput($0, call, caller: owner, .speaker) }) == nil)
+        #expect(movesToSpeaker() == 1)
+        #expect(scene.serverStreams[stream]?.device == scene.speaker)
+    }
+
     @Test("OverrideOutputAudioPort(speaker) outside playAndRecord is BadParam")
     func overrideNeedsPlayAndRecord() {
         var scene = Scene()
