@@ -53,6 +53,13 @@ final class Scenario: BridgedServer, @unchecked Sendable {
         Self.stream(index, in: try snapshot(client))
     }
 
+    /// Waits until the bridge has recorded `sink` as the default output.
+    func waitForBridgeDefault(_ sink: String) throws {
+        try waitUntil("the bridge to see \(sink) as the default") {
+            daemon.records.contains { $0["event"] as? String == "server.default" && $0["output"] as? String == sink }
+        }
+    }
+
     func muted(_ stream: ReportedStream) throws -> Bool? { try server.reportedStream(index: stream.index)?.mute }
     func volume(_ stream: ReportedStream) throws -> [String: UInt32]? { try server.reportedStream(index: stream.index)?.volume }
 }
