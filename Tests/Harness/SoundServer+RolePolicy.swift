@@ -43,12 +43,7 @@ extension SoundServer {
 
     /// The `volume` WirePlumber set on a PipeWire node (its duck of a role sink's loopback), from `pw-dump`.
     public func pipeWireNodeVolume(_ nodeName: String) throws -> Double? {
-        let modern = try ModernPipeWire.installed()
-        let (status, output) = try TestProcess.run(modern.executable("pw-dump"), [],
-                                                   environment: environment.merging(modern.environment) { $1 })
-        guard status == 0, let objects = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] else {
-            throw HarnessError("pw-dump failed: \(output.prefix(500))")
-        }
+        let objects = try pipeWireObjects()
         for object in objects where object["type"] as? String == "PipeWire:Interface:Node" {
             let info = object["info"] as? [String: Any]
             guard (info?["props"] as? [String: Any])?["node.name"] as? String == nodeName else { continue }

@@ -42,7 +42,7 @@ public final class SoundServer: @unchecked Sendable {
     private var processes: [TestProcess] = []
     private var pulseServer: TestProcess?
     /// PipeWire's session manager (nil on PulseAudio).
-    private var wirePlumber: TestProcess?
+    var wirePlumber: TestProcess?
     /// The BlueZ stand-in, when the server has the simulated headset.
     var bluezStandIn: TestProcess?
     /// The process that answers libpulse clients (pulseaudio, or pipewire-pulse).
@@ -228,14 +228,6 @@ public final class SoundServer: @unchecked Sendable {
     /// Kills the process that serves the PulseAudio protocol (`pulseaudio` or `pipewire-pulse`).
     public func killServer() {
         pulseServer?.kill9()
-    }
-
-    /// Kills WirePlumber alone (PipeWire only) and starts it again; the server stays up.
-    public func restartWirePlumber() throws {
-        guard kind != .pulseaudio, let old = wirePlumber else { throw HarnessError("\(kind) has no WirePlumber") }
-        old.kill9()
-        _ = old.waitUntilExit()
-        wirePlumber = try spawnPipeWire("wireplumber")
     }
 
     /// Starts the killed server again and waits until it answers.
