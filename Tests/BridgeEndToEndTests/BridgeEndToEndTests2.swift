@@ -169,7 +169,11 @@ extension BridgeEndToEndTests {
                                           ["--restore-journal", "--server", scenario.server.address],
                                           environment: scenario.server.environment)
         #expect(restore.status == 0, "\(restore.output)")
-        #expect(try scenario.muted(song) == false)
-        #expect(try scenario.volume(effects) == ["front-left": 0xA000, "front-right": 0xA000])
+        // The server has taken the commands; pipewire-pulse shows a stream's new volume a moment after it
+        // acknowledged the change.
+        try scenario.waitUntil("the music unmuted") { try scenario.muted(song) == false }
+        try scenario.waitUntil("the game's exact volume back") {
+            try scenario.volume(effects) == ["front-left": 0xA000, "front-right": 0xA000]
+        }
     }
 }

@@ -24,20 +24,20 @@ struct RouteWordsTests {
         let stream = try scenario.play("call", token: call.token, in: call.path, observer: app)
         let headphones = try #require(try scenario.server.deviceIndex(named: "headphones"))
         let speaker = try #require(try scenario.server.deviceIndex(named: "speaker"))
-        try waitUntil("the call on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
+        try scenario.waitUntil("the call on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
         // The bridge decides on what it has seen: once it knows the call is on the headphones.
-        try waitUntil("the bridge to see the call on the headphones") {
+        try scenario.waitUntil("the bridge to see the call on the headphones") {
             try scenario.bridgeView(of: stream.index, app)?["device"] as? String == "sink/\(headphones)"
         }
 
         app.forgetSignals()
         _ = try app.call(call.path, BusClient.sessionInterface, "OverrideOutputAudioPort", [.string("speaker")])
-        try waitUntil("the call moved to the speaker") { try scenario.server.reportedStream(index: stream.index)?.device == speaker }
-        try waitUntil("RouteChange override from the headphones") {
+        try scenario.waitUntil("the call moved to the speaker") { try scenario.server.reportedStream(index: stream.index)?.device == speaker }
+        try scenario.waitUntil("RouteChange override from the headphones") {
             app.routeChanges(call.path).contains { $0.reason == "override" && $0.previousOutputs == ["Headphones"] }
         }
         _ = try app.call(call.path, BusClient.sessionInterface, "OverrideOutputAudioPort", [.string("none")])
-        try waitUntil("the call back on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
+        try scenario.waitUntil("the call back on the headphones") { try scenario.server.reportedStream(index: stream.index)?.device == headphones }
     }
 
     @Test("a restart of the sound server reaches a client as MediaServicesWereLost, then Reset; a call still interrupts",
@@ -49,9 +49,9 @@ struct RouteWordsTests {
         let music = try scenario.session(app, "music", "playback")
         app.forgetSignals()
         scenario.server.killServer()
-        try waitUntil("MediaServicesWereLost") { !app.signals("MediaServicesWereLost", from: music.path).isEmpty }
+        try scenario.waitUntil("MediaServicesWereLost") { !app.signals("MediaServicesWereLost", from: music.path).isEmpty }
         try scenario.server.restartServer()
-        try waitUntil("MediaServicesWereReset") { !app.signals("MediaServicesWereReset", from: music.path).isEmpty }
+        try scenario.waitUntil("MediaServicesWereReset") { !app.signals("MediaServicesWereReset", from: music.path).isEmpty }
         let order = app.signals.filter { $0.path == music.path && $0.member.hasPrefix("MediaServices") }.map(\.member)
         #expect(order == ["MediaServicesWereLost", "MediaServicesWereReset"])
 
@@ -60,7 +60,7 @@ struct RouteWordsTests {
         let stream = try scenario.play("music", token: music.token, in: music.path, observer: app)
         let callApp = try scenario.client()
         _ = try scenario.session(callApp, "call", "playAndRecord", mode: "voiceChat")
-        try waitUntil("the music muted by the call") { try scenario.muted(stream) == true }
+        try scenario.waitUntil("the music muted by the call") { try scenario.muted(stream) == true }
         #expect(app.interruptions(music.path).map(\.type) == ["began"])
     }
 
@@ -81,9 +81,9 @@ struct RouteWordsTests {
         // move, when it placed the call a moment before; see README, Limits.)
         let call = try scenario.session(app, "call", "playAndRecord", mode: "voiceChat")
         let callStream = try scenario.play("call", token: call.token, in: call.path, observer: app)
-        try waitUntil("the call on the speaker") { try scenario.server.reportedStream(index: callStream.index)?.device == speaker }
+        try scenario.waitUntil("the call on the speaker") { try scenario.server.reportedStream(index: callStream.index)?.device == speaker }
         // Allowing AirPlay lets the call follow the default.
         try app.setCategory(call.path, "playAndRecord", mode: "voiceChat", options: ["allowAirPlay"])
-        try waitUntil("the call on the AirPlay sink") { try scenario.server.reportedStream(index: callStream.index)?.device == raop }
+        try scenario.waitUntil("the call on the AirPlay sink") { try scenario.server.reportedStream(index: callStream.index)?.device == raop }
     }
 }

@@ -29,6 +29,27 @@ open class BridgedServer: @unchecked Sendable {
         server.stop()
     }
 
+    /// Polls `condition` as the free ``waitUntil(_:timeout:_:)`` does; a timeout's error also carries
+    /// the bridge's last event-log records and the streams as the server reports them, so a failure
+    /// seen once under load says what the bridge decided and where the streams were.
+    public func waitUntil(_ what: @autoclosure () -> String, timeout: Duration = .seconds(10),
+                          _ condition: () throws -> Bool) throws {
+        do {
+            try AudioTestHarness.waitUntil(what(), timeout: timeout, condition)
+        } catch let error as HarnessError {
+            throw HarnessError("\(error.description)\n\(diagnosis)")
+        }
+    }
+
+    /// The bridge's state, its last records and the server's streams, for a failure message.
+    public var diagnosis: String {
+        let records = textSoFar(daemon.logPath).split(separator: "\n").suffix(30).joined(separator: "\n")
+        let streams = ["sink-inputs", "source-outputs", "sources"]
+            .map { (try? server.pactl(["list", "short", $0])) ?? "(pactl list \($0) failed)" }.joined(separator: "\n")
+        let state = daemon.process.isRunning ? "the bridge is running" : "the bridge exited"
+        return "\(state); the server's streams and sources:\n\(streams)\nthe bridge's last records:\n\(records)"
+    }
+
     /// A new app connection to the bridge.
     public func client() throws -> BusClient { try BusClient(address: server.busAddress!) }
 
