@@ -57,6 +57,9 @@ public enum EventRecord: Hashable, Sendable {
     case effect(String, stream: StreamID, session: SessionID?, why: String)
     /// An app's record permission, and where it came from: `user`, `stored`, `policy` or `timeout`.
     case permission(app: String, RecordPermission, source: String)
+    /// The server refused a command: what it was (`mute`, `volume`, `move`, `gain`, …), the object it
+    /// was for, and the server's error.
+    case commandFailed(String, subject: String, error: String)
 }
 
 /// Everything the engine asks the shell to do. Actions that change something carry their reason.
@@ -113,6 +116,21 @@ extension PolicyAction {
         switch self {
         case .setStreamMute, .setStreamVolume, .moveStream, .setDeviceVolume, .setCardProfile, .combineOutputs, .removeCombinedOutput, .rememberStreamLevels: true
         default: false
+        }
+    }
+
+    /// A server command's name and the object it is for, as the event log names them (nil for other actions).
+    public var commandSubject: (name: String, subject: String)? {
+        switch self {
+        case .setStreamMute(let id, let mute, _): (mute ? "mute" : "unmute", id.description)
+        case .setStreamVolume(let id, _, _): ("volume", id.description)
+        case .moveStream(let id, let device, _): ("move", "\(id) to \(device)")
+        case .setDeviceVolume(let id, _, _): ("gain", id.description)
+        case .setCardProfile(let card, let profile, _): ("profile", "card/\(card) to \(profile)")
+        case .combineOutputs(let name, _, _): ("combine", name)
+        case .removeCombinedOutput(let name, _): ("uncombine", name)
+        case .rememberStreamLevels(let key, _, _): ("remember", key)
+        default: nil
         }
     }
 

@@ -155,8 +155,11 @@ extension PolicyEngine {
         return true
     }
 
-    /// A command failed, usually because its stream is gone: forget what was expected of it.
-    mutating func actionFailed(_ action: PolicyAction) {
+    /// A command failed, usually because its stream is gone: record it, and forget what was expected of it.
+    mutating func actionFailed(_ action: PolicyAction, _ error: AudioSessionError) {
+        if let command = action.commandSubject {
+            emit(.record(.commandFailed(command.name, subject: command.subject, error: error.message)))
+        }
         switch action {
         case .setStreamMute(let id, let mute, _):
             if let index = streams[id]?.expectedMutes.firstIndex(of: mute) { streams[id]?.expectedMutes.remove(at: index) }

@@ -154,7 +154,7 @@ public struct PolicyEngine: Sendable {
         case .streamAppeared(let info): streamAppeared(info)
         case .streamChanged(let info): streamChanged(info)
         case .streamVanished(let id): streamVanished(id)
-        case .actionFailed(let action, _): actionFailed(action)
+        case .actionFailed(let action, let error): actionFailed(action, error)
         case .serverLost: serverLost()
         case .serverReset: serverReset()
         case .silentMode(let on):

@@ -130,7 +130,7 @@ struct RouteTests {
         #expect(scene.routeReasons(call) == [.override, .override])
     }
 
-    @Test("a move the server refused is asked for again the next time there is a reason for it")
+    @Test("a move the server refused is logged, and asked for again the next time there is a reason for it")
     func refusedMoveAskedAgain() {
         var scene = Scene()
         let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
@@ -150,6 +150,8 @@ struct RouteTests {
         scene.serverStreams[stream]?.device = headphones
         scene.holdReports = false
         scene.send(.actionFailed(.moveStream(stream, to: scene.speaker, why: "override"), AudioSessionError(.unspecified, "refused")))
+        #expect(scene.actions.contains(.record(.commandFailed("move", subject: "\(stream) to \(scene.speaker)", error: "refused"))),
+                "the refusal is in the event log")
         scene.mark()
         #expect(scene.error(scene.call { .overrideOutput($0, call, caller: owner, .speaker) }) == nil)
         #expect(movesToSpeaker() == 1)

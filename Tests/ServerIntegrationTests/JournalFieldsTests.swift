@@ -35,3 +35,15 @@ struct JournalFieldsTests {
         #expect(JournalFields.messageID("interruption") == JournalFields.messageID("interruption"))
     }
 }
+
+extension JournalFieldsTests {
+    @Test("a command the server refused is logged as action.error, with what it was for, at the error priority")
+    func refusedCommand() {
+        let record = EventLogRecords.record(.commandFailed("move", subject: "sink-input/7 to sink/2", error: "No such entity"),
+                                            at: Date(timeIntervalSince1970: 0))
+        #expect(record.event == "action.error")
+        #expect(record.fields.map(\.0) == ["action", "subject", "error"])
+        #expect(record.fields.map(\.1) == [.string("move"), .string("sink-input/7 to sink/2"), .string("No such entity")])
+        #expect(JournalFields.priority(record) == 3)
+    }
+}
