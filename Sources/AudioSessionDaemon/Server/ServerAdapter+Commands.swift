@@ -25,8 +25,7 @@ extension ServerAdapter {
             if id.direction == .output { context.setSinkInputVolume(id.index, volume.values, done) }
             else { context.setSourceOutputVolume(id.index, volume.values, done) }
         case .moveStream(let id, let device, _):
-            if id.direction == .output { context.moveSinkInput(id.index, toSink: device.index, done) }
-            else { context.moveSourceOutput(id.index, toSource: device.index, done) }
+            move(id, to: device.index, context, done)
         case .setDeviceVolume(let id, let volume, _):
             if id.direction == .output { context.setSinkVolume(id.index, volume.values, done) }
             else { context.setSourceVolume(id.index, volume.values, done) }
@@ -43,6 +42,24 @@ extension ServerAdapter {
         default:
             break
         }
+    }
+
+    /// Moves a stream. On PipeWire a move sets the stream's target in the session manager's metadata,
+    /// and pipewire-pulse reports the stream on that target for up to a second whether or not
+    /// WirePlumber links it there. WirePlumber may link a new stream to the default although its
+    /// target was set a moment before, and asking for the same target again changes nothing it
+    /// watches. So a move asked for again (the stream came back from where the last move sent it) first
+    /// moves the stream to where it plays now, changing the target, and then where it should go.
+    private func move(_ id: StreamID, to device: UInt32, _ context: PulseContext, _ done: @escaping PulseContext.Completion) {
+        let askedBefore = movesSent[id] == device
+        movesSent[id] = device
+        let send = { (target: UInt32, completion: @escaping PulseContext.Completion) in
+            if id.direction == .output { context.moveSinkInput(id.index, toSink: target, completion) }
+            else { context.moveSourceOutput(id.index, toSource: target, completion) }
+        }
+        let current = id.direction == .output ? cache.sinkInputs[id.index]?.device : cache.sourceOutputs[id.index]?.device
+        if askedBefore, isPipeWire, let current, current != device, current != UInt32.max { send(current) { _ in } }
+        send(device, done)
     }
 
     /// Runs `body` once the server has processed every command sent so far (a round trip), or at

@@ -46,6 +46,8 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Each client's process, read when the client connects: an app connects before it plays, so its
     /// streams find their process here instead of reading `/proc` while a call waits.
     private var clientProcesses: [UInt32: ProcessFacts] = [:]
+    /// The device each stream was last asked to move to (see `ServerAdapter+Commands`).
+    var movesSent: [StreamID: UInt32] = [:]
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
     /// The defaults as a new connection reads them, which PipeWire needs (see ``DefaultDeviceCheck``).
     private lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
@@ -117,6 +119,7 @@ public final class ServerAdapter: @unchecked Sendable {
         queriesInFlight = []
         streamProcesses = [:]
         clientProcesses = [:]
+        movesSent = [:]
         forgetPendingQueries()
         if wasConnected || !lostAnnounced {
             lostAnnounced = true
@@ -301,6 +304,7 @@ public final class ServerAdapter: @unchecked Sendable {
         case .sinkInput, .sourceOutput:
             let id = StreamID(facility == .sinkInput ? .output : .input, index)
             streamProcesses[id] = nil
+            movesSent[id] = nil
             onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
         case .client: clientProcesses[index] = nil
@@ -309,7 +313,7 @@ public final class ServerAdapter: @unchecked Sendable {
     }
 
     /// Whether the server is pipewire-pulse, whose defaults come from ``DefaultDeviceCheck``.
-    private var isPipeWire: Bool { cache.server?.name.contains("PipeWire") == true }
+    var isPipeWire: Bool { cache.server?.name.contains("PipeWire") == true }
 
     private func checkDefaultsOnPipeWire() {
         if isPipeWire { defaultsCheck.request() }
