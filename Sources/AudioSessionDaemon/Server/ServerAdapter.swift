@@ -30,11 +30,7 @@ public final class ServerAdapter: @unchecked Sendable {
     private var lostAnnounced = false
     private var stopped = false
     /// Orders queries and removals so that a late answer never resurrects a removed object.
-    private var serial: UInt64 = 0
-    private var removedAt: [PulseFacility: [UInt32: UInt64]] = [:]
-    /// The serials of the queries not answered yet, oldest first. A removal older than all of them can
-    /// no longer make an answer stale, so it is forgotten (else every object ever removed stays here).
-    private var queriesInFlight: [UInt64] = []
+    private var order = QueryOrder()
     /// Subscription events that need a query, gathered over a loop turn and asked for at its end: new
     /// objects first (a stream an app just started matters most, and a new stream comes with a change
     /// event for every other stream on its sink), a burst of changes to one object once.
@@ -115,8 +111,7 @@ public final class ServerAdapter: @unchecked Sendable {
         let wasConnected = isConnected
         isConnected = false
         cache = ServerCache()
-        removedAt = [:]
-        queriesInFlight = []
+        order = QueryOrder()
         streamProcesses = [:]
         clientProcesses = [:]
         movesSent = [:]
@@ -133,10 +128,10 @@ public final class ServerAdapter: @unchecked Sendable {
     /// After (re)connecting: reads every object, feeds it to the engine, then announces the reset.
     private func readEverything() {
         guard let context else { return }
-        let started = querySent()
+        let started = order.querySent()
         let group = CompletionGroup { [unowned self] failed in
             guard context === self.context else { return }
-            self.queryAnswered(started)
+            self.order.queryAnswered(started)
             if failed { return self.connectionFailed() }
             self.isConnected = true
             self.backoff = Self.firstBackoff
@@ -168,41 +163,13 @@ public final class ServerAdapter: @unchecked Sendable {
         group.seal()
     }
 
-    private func nextSerial() -> UInt64 {
-        serial += 1
-        return serial
-    }
-
-    /// A serial for a query about to be sent, remembered until its answer is in.
-    private func querySent() -> UInt64 {
-        let asked = nextSerial()
-        queriesInFlight.append(asked)
-        return asked
-    }
-
-    /// The query's answer was taken in: removals older than every query still out are forgotten.
-    private func queryAnswered(_ asked: UInt64) {
-        if let position = queriesInFlight.firstIndex(of: asked) { queriesInFlight.remove(at: position) }
-        guard let oldest = queriesInFlight.first else { return removedAt.removeAll(keepingCapacity: true) }
-        guard removedAt.values.reduce(0, { $0 + $1.count }) > Self.removalsKeptBeforePruning else { return }
-        for facility in removedAt.keys { removedAt[facility] = removedAt[facility]?.filter { $0.value > oldest } }
-    }
-
-    /// How many removals may be remembered while queries are out before the older ones are pruned.
-    static let removalsKeptBeforePruning = 512
-
-    /// Whether the object was removed after the query that returned it was sent.
-    private func isStale(_ facility: PulseFacility, _ index: UInt32, askedAt: UInt64) -> Bool {
-        (removedAt[facility]?[index] ?? 0) > askedAt
-    }
-
     // MARK: Subscription events
 
     private func changed(_ change: PulseChange) {
         guard let context, context.state == .ready else { return }
         let sameObject = { (other: PulseChange) in other.facility == change.facility && other.index == change.index }
         if change.kind == .remove {
-            removedAt[change.facility, default: [:]][change.index] = nextSerial()
+            order.removed(change.facility, change.index)
             pendingQueries.removeAll(where: sameObject)
             heldChanges.removeAll(where: sameObject)
             removed(change.facility, change.index)
@@ -250,10 +217,10 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Queries the object an event names; a late answer about a removed object is dropped. `answered`
     /// runs after the answer was taken in.
     private func ask(_ change: PulseChange, _ context: PulseContext, answered whenAnswered: @escaping () -> Void = {}) {
-        let asked = querySent()
+        let asked = order.querySent()
         let answered = { [unowned self] in
             guard self.context === context else { return whenAnswered() }
-            self.queryAnswered(asked)
+            self.order.queryAnswered(asked)
             whenAnswered()
         }
         switch change.facility {
@@ -349,7 +316,7 @@ public final class ServerAdapter: @unchecked Sendable {
 
     private func deviceArrived(_ device: PulseDevice, askedAt: UInt64) {
         let facility: PulseFacility = device.isSink ? .sink : .source
-        guard !isStale(facility, device.index, askedAt: askedAt) else { return }
+        guard !order.isStale(facility, device.index, askedAt: askedAt) else { return }
         let previous = device.isSink ? cache.sinks[device.index] : cache.sources[device.index]
         if device.isSink { cache.sinks[device.index] = device } else { cache.sources[device.index] = device }
         guard previous != device else { return }
@@ -359,7 +326,7 @@ public final class ServerAdapter: @unchecked Sendable {
     }
 
     private func cardArrived(_ card: PulseCard, askedAt: UInt64) {
-        guard !isStale(.card, card.index, askedAt: askedAt) else { return }
+        guard !order.isStale(.card, card.index, askedAt: askedAt) else { return }
         let previous = cache.cards[card.index]
         cache.cards[card.index] = card
         guard previous != card else { return }
@@ -367,7 +334,7 @@ public final class ServerAdapter: @unchecked Sendable {
     }
 
     private func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
-        guard !isStale(.client, client.index, askedAt: askedAt) else { return }
+        guard !order.isStale(.client, client.index, askedAt: askedAt) else { return }
         cache.clients[client.index] = client
         if let pid = ServerTranslation.processID(client.properties), clientProcesses[client.index]?.pid != pid {
             clientProcesses[client.index] = ProcessFacts.read(client.properties)
@@ -377,7 +344,7 @@ public final class ServerAdapter: @unchecked Sendable {
     private func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
         let stream = ServerTranslation.trimmed(reported)
         let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
-        guard !isStale(facility, stream.index, askedAt: askedAt) else { return }
+        guard !order.isStale(facility, stream.index, askedAt: askedAt) else { return }
         let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]
         if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
         // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
