@@ -97,10 +97,7 @@ final class CallRig {
     /// What the bridge was doing when a round failed: whether it still runs, its output and its last records.
     var diagnosis: String {
         guard let daemon else { return server.serverState }
-        let records = ((try? String(contentsOfFile: daemon.logPath, encoding: .utf8)) ?? "")
-            .split(separator: "\n").suffix(8).joined(separator: "\n")
-        let state = daemon.process.isRunning ? "the bridge is running" : "the bridge exited"
-        return "\(server.serverState)\n\(state); its output: \(daemon.process.output.suffix(2000))\nits last records:\n\(records)"
+        return "\(server.serverState)\n\(daemon.diagnosis(lastRecords: 8))"
     }
 
     func stop() {

@@ -62,4 +62,12 @@ public final class BridgeDaemon: @unchecked Sendable {
 
     /// The event-log records so far, parsed.
     public var records: [[String: Any]] { jsonLines(textSoFar(logPath)) }
+
+    /// Whether the bridge still runs, the end of what it printed and its last `count` event-log
+    /// records: what a failure message needs to say what the bridge was doing.
+    public func diagnosis(lastRecords count: Int) -> String {
+        let records = textSoFar(logPath).split(separator: "\n").suffix(count).joined(separator: "\n")
+        let state = process.isRunning ? "the bridge is running" : "the bridge exited"
+        return "\(state); its output: \(process.output.suffix(2000))\nits last records:\n\(records)"
+    }
 }

@@ -41,13 +41,11 @@ open class BridgedServer: @unchecked Sendable {
         }
     }
 
-    /// The bridge's state, its last records and the server's streams, for a failure message.
+    /// The server's streams and sources, and the bridge's state and last records, for a failure message.
     public var diagnosis: String {
-        let records = textSoFar(daemon.logPath).split(separator: "\n").suffix(30).joined(separator: "\n")
         let streams = ["sink-inputs", "source-outputs", "sources"]
             .map { (try? server.pactl(["list", "short", $0])) ?? "(pactl list \($0) failed)" }.joined(separator: "\n")
-        let state = daemon.process.isRunning ? "the bridge is running" : "the bridge exited"
-        return "\(state); the server's streams and sources:\n\(streams)\nthe bridge's last records:\n\(records)"
+        return "the server's streams and sources:\n\(streams)\n\(daemon.diagnosis(lastRecords: 30))"
     }
 
     /// A new app connection to the bridge.
