@@ -155,8 +155,14 @@ extension PolicyEngine {
         return true
     }
 
-    /// A command failed, usually because its stream is gone: record it, and forget what was expected of it.
+    /// A command failed, usually because its stream is gone: that says nothing new. Otherwise the
+    /// refusal is recorded, and what was expected of the command forgotten.
     mutating func actionFailed(_ action: PolicyAction, _ error: AudioSessionError) {
+        let stream: StreamID? = switch action {
+        case .setStreamMute(let id, _, _), .setStreamVolume(let id, _, _), .moveStream(let id, _, _): id
+        default: nil
+        }
+        if let stream, streams[stream] == nil { return }
         if let command = action.commandSubject {
             emit(.record(.commandFailed(command.name, subject: command.subject, error: error.message)))
         }

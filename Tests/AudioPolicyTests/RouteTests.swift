@@ -158,6 +158,17 @@ struct RouteTests {
         #expect(scene.serverStreams[stream]?.device == scene.speaker)
     }
 
+    @Test("a command refused because its stream is gone is not logged as an error")
+    func refusalOfGoneStreamNotLogged() {
+        var scene = Scene()
+        let music = scene.activeSession("music", .playback)
+        let stream = scene.startStream("music", in: music)
+        scene.stopStream(stream)
+        scene.mark()
+        scene.send(.actionFailed(.setStreamMute(stream, true, why: "call"), AudioSessionError(.unspecified, "No such entity")))
+        #expect(!scene.actions.contains { if case .record(.commandFailed) = $0 { true } else { false } })
+    }
+
     @Test("OverrideOutputAudioPort(speaker) outside playAndRecord is BadParam")
     func overrideNeedsPlayAndRecord() {
         var scene = Scene()
