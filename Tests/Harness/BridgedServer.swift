@@ -45,7 +45,9 @@ open class BridgedServer: @unchecked Sendable {
     public var diagnosis: String {
         let streams = ["sink-inputs", "source-outputs", "sources"]
             .map { (try? server.pactl(["list", "short", $0])) ?? "(pactl list \($0) failed)" }.joined(separator: "\n")
-        return "the server's streams and sources:\n\(streams)\n\(daemon.diagnosis(lastRecords: 30))"
+        let graph = server.kind == .pulseaudio ? "" : "\nPipeWire's graph:\n\(server.graphSummary)"
+        let wirePlumber = server.graphManagerOutput.isEmpty ? "" : "\nWirePlumber's last lines:\n\(server.graphManagerOutput)"
+        return "the server's streams and sources:\n\(streams)\n\(daemon.diagnosis(lastRecords: 30))\(graph)\(wirePlumber)"
     }
 
     /// A new app connection to the bridge.

@@ -21,6 +21,30 @@ extension SoundServer {
         return objects
     }
 
+    /// PipeWire's links (node to node) and the "default" metadata (defaults, and each stream's target
+    /// as pipewire-pulse and WirePlumber wrote it), for a failure message; empty on PulseAudio.
+    public var graphSummary: String {
+        guard kind != .pulseaudio else { return "" }
+        guard let objects = try? pipeWireObjects() else { return "(pw-dump failed)" }
+        var names: [Int: String] = [:]
+        for object in objects where object["type"] as? String == "PipeWire:Interface:Node" {
+            let props = (object["info"] as? [String: Any])?["props"] as? [String: Any]
+            if let id = object["id"] as? Int { names[id] = props?["node.name"] as? String ?? "?" }
+        }
+        let name = { (id: Any?) in (id as? Int).map { "\($0) \(names[$0] ?? "?")" } ?? "?" }
+        let links = objects.filter { $0["type"] as? String == "PipeWire:Interface:Link" }.compactMap { object -> String? in
+            guard let info = object["info"] as? [String: Any] else { return nil }
+            return "link \(name(info["output-node-id"])) → \(name(info["input-node-id"])) \(info["state"] as? String ?? "")"
+        }
+        let metadata = objects.filter {
+            $0["type"] as? String == "PipeWire:Interface:Metadata"
+                && ($0["props"] as? [String: Any])?["metadata.name"] as? String == "default"
+        }.flatMap { ($0["metadata"] as? [[String: Any]]) ?? [] }.map { entry in
+            "metadata \(name(entry["subject"])) \(entry["key"] as? String ?? "?") = \(entry["value"].map { "\($0)" } ?? "nil")"
+        }
+        return (Set(links).sorted() + metadata).joined(separator: "\n")
+    }
+
     /// The `object.serial` of WirePlumber's "default" metadata once it names a default sink, or nil.
     /// Serials only grow, so a larger one is a metadata object published by a newer WirePlumber.
     func defaultMetadataSerial() throws -> Int? {

@@ -54,6 +54,12 @@ public final class SoundServer: @unchecked Sendable {
         let state = pulseServer.isRunning ? "is running" : "exited with status \(pulseServer.waitUntilExit()) (128 + N: signal N)"
         return "\(kind) \(state); it printed: \(pulseServer.output.suffix(1500))"
     }
+
+    /// The last lines WirePlumber printed (its linking decisions), for a failure message; empty on PulseAudio.
+    public var graphManagerOutput: String {
+        guard let wirePlumber else { return "" }
+        return wirePlumber.output.split(separator: "\n").suffix(40).joined(separator: "\n")
+    }
     private var clients: [TestProcess] = []
     private var detached: [Int32] = []
     private var watchdog: DispatchWorkItem?
