@@ -75,10 +75,8 @@ extension PolicyEngine {
 
     /// A stream of a session that keeps off AirPlay landed on an AirPlay sink, moved there by the
     /// server following a new default (whenever it does so: pipewire-pulse may tell the bridge of the
-    /// default after the move, and shows the stream back there a second after a move of the bridge's
-    /// that WirePlumber did not carry out) or by a user: it
-    /// goes to the first other output. Only the bridge's own move to that sink would be left alone,
-    /// and it never makes one for such a session.
+    /// default after the move) or by a user: it goes to the first other output. Only the bridge's own
+    /// move to that sink would be left alone, and it never makes one for such a session.
     mutating func keepOffAirPlay(_ old: TrackedStream, movedTo device: DeviceID?) -> Bool {
         guard let device, devices[device]?.portDescription.portType == .airPlay, old.expectedMove?.device != device,
             let session = old.session.flatMap({ sessions[$0] }), keepsOffAirPlay(session),

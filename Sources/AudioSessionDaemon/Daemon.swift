@@ -215,7 +215,9 @@ public final class Daemon: @unchecked Sendable {
 
 extension Daemon {
     /// `audiosessiond --restore-journal`: connects to the server and puts every stream a stopped bridge
-    /// left changed back to the user's levels; throws when the server cannot be reached.
+    /// left changed back to the user's levels; throws when the server cannot be reached. It ends once
+    /// the server reports the streams back (or after ``restoreReportWait``), not when it has merely
+    /// acknowledged the commands.
     public static func restoreJournal(options: DaemonOptions) throws {
         let loop = try PulseLoop()
         let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
@@ -223,12 +225,18 @@ extension Daemon {
         let journal = try EffectJournal(directory: options.journalDirectory)
         guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
+        let deadline = ContinuousClock.now + restoreReportWait
+        var check: PulseTimer?
+        check = PulseTimer(loop: loop) {
+            guard core.adapter.hasRecovered(journal.leftovers) || ContinuousClock.now >= deadline else {
+                return check!.arm(after: .milliseconds(10))
+            }
+            journal.forgetLeftovers()
+            done.signal()
+        }
         core.adapter.onReady = {
             core.adapter.recover(journal.leftovers)
-            core.adapter.afterPendingCommands {
-                journal.forgetLeftovers()
-                done.signal()
-            }
+            core.adapter.afterPendingCommands { check?.arm(after: .zero) }
         }
         loop.start()
         loop.perform { core.start() }
@@ -236,6 +244,9 @@ extension Daemon {
             throw DaemonError("cannot reach the sound server to restore the journal")
         }
     }
+
+    /// How long `--restore-journal` waits for the server to report the restored levels.
+    public static let restoreReportWait = Duration.seconds(2)
 }
 
 /// A daemon failure, with what to do.

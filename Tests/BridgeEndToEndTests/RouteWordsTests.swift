@@ -15,9 +15,7 @@ struct RouteWordsTests {
         defer { scenario.stop() }
         _ = try scenario.server.plug(.wiredHeadphones)
         try scenario.server.setDefaultSink("headphones")
-        // The call starts once the server has the headphones as its default: a stream WirePlumber is
-        // still placing for a new default may stay where it links it although the bridge moved it, and
-        // pipewire-pulse reports the bridge's target for a second meanwhile (see README, Limits).
+        // The call starts once the bridge has seen the headphones become the default.
         try scenario.waitForBridgeDefault("headphones")
         let app = try scenario.client()
         let call = try scenario.session(app, "call", "playAndRecord", mode: "voiceChat")
@@ -77,9 +75,9 @@ struct RouteWordsTests {
         try scenario.waitForBridgeDefault("raop_output.living_room")
         // A call started while the default is an AirPlay sink plays on the speaker: the server puts it on
         // the default, and the bridge moves it off. (The engine's tables cover a default that becomes an
-        // AirPlay sink while the call plays. Under load WirePlumber may keep the call on the default
-        // although the bridge set its target a moment before; the bridge then moves it again, changing
-        // the target first; see README, Limits.)
+        // AirPlay sink while the call plays. On PipeWire the bridge's connection may still take the
+        // speaker for the default, and a move there through it would mean "follow the default"; see
+        // README, Limits.)
         let call = try scenario.session(app, "call", "playAndRecord", mode: "voiceChat")
         let callStream = try scenario.play("call", token: call.token, in: call.path, observer: app)
         try scenario.waitUntil("the call on the speaker") { try scenario.server.reportedStream(index: callStream.index)?.device == speaker }

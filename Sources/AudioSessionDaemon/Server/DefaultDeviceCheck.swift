@@ -15,7 +15,7 @@ final class DefaultDeviceCheck {
     private let server: String?
     private let answered: (PulseServerInfo) -> Void
     /// The check under way, if any.
-    private var context: PulseContext?
+    private var connection: ErrandConnection?
     /// Whether another check was asked for while one was under way.
     private var askedAgain = false
     /// The checks after the last request, when a session manager reacting to the same change may have
@@ -53,38 +53,26 @@ final class DefaultDeviceCheck {
     func stop() {
         followUpCheck.disarm()
         askedAgain = false
-        if let context { finish(context) }
+        connection?.end()
     }
 
     private func check() {
-        guard context == nil else {
+        guard connection == nil else {
             askedAgain = true
             return
         }
-        guard let context = try? PulseContext(loop: loop, name: "audiosessiond default check", sharedMemory: false) else { return }
-        self.context = context
-        context.onStateChange = { [unowned self, unowned context] state in
-            switch state {
-            case .ready:
-                context.serverInfo { [unowned self] result in
-                    if case .success(let info) = result, context === self.context { answered(info) }
-                    finish(context)
-                }
-            case .failed, .terminated: finish(context)
-            default: break
+        connection = ErrandConnection(loop: loop, server: server, name: "audiosessiond default check", errand: {
+            [unowned self] context, done in
+            context.serverInfo { [unowned self] result in
+                if case .success(let info) = result { answered(info) }
+                done()
             }
-        }
-        do { try context.connect(server: server) } catch { finish(context) }
-    }
-
-    private func finish(_ context: PulseContext) {
-        guard context === self.context else { return }
-        self.context = nil
-        context.disconnect()
-        loop.perform { _ = context }  // released after the callback that finished it has returned
-        if askedAgain {
-            askedAgain = false
-            check()
-        }
+        }, ended: { [unowned self] _ in
+            connection = nil
+            if askedAgain {
+                askedAgain = false
+                check()
+            }
+        })
     }
 }

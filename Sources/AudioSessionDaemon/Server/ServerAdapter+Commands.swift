@@ -44,22 +44,45 @@ extension ServerAdapter {
         }
     }
 
-    /// Moves a stream. On PipeWire a move sets the stream's target in the session manager's metadata,
-    /// and pipewire-pulse reports the stream on that target for up to a second whether or not
-    /// WirePlumber links it there. WirePlumber may link a new stream to the default although its
-    /// target was set a moment before, and asking for the same target again changes nothing it
-    /// watches. So a move asked for again (the stream came back from where the last move sent it) first
-    /// moves the stream to where it plays now, changing the target, and then where it should go.
+    /// Moves a stream. pipewire-pulse takes a move to the default device as "follow the default"
+    /// (it forgets the stream's target, as PulseAudio forgets its preferred device), and judges that by
+    /// the default of the connection that asks. The bridge's long-lived connection can still name an
+    /// old default (see ``DefaultDeviceCheck``): a move there to the old default would make the stream
+    /// follow the new one, the device it was to leave. Such a move goes through a new connection of its
+    /// own, which knows the default as it is.
     private func move(_ id: StreamID, to device: UInt32, _ context: PulseContext, _ done: @escaping PulseContext.Completion) {
-        let askedBefore = movesSent[id] == device
-        movesSent[id] = device
-        let send = { (target: UInt32, completion: @escaping PulseContext.Completion) in
-            if id.direction == .output { context.moveSinkInput(id.index, toSink: target, completion) }
-            else { context.moveSourceOutput(id.index, toSource: target, completion) }
+        let output = id.direction == .output
+        let name = output ? cache.sinks[device]?.name : cache.sources[device]?.name
+        let connectionDefault = output ? connectionDefaults.sink : connectionDefaults.source
+        let serverDefault = output ? cache.server?.defaultSinkName : cache.server?.defaultSourceName
+        guard isPipeWire, let name, name == connectionDefault, name != serverDefault else {
+            return Self.send(id, to: device, on: context, done)
         }
-        let current = id.direction == .output ? cache.sinkInputs[id.index]?.device : cache.sourceOutputs[id.index]?.device
-        if askedBefore, isPipeWire, let current, current != device, current != UInt32.max { send(current) { _ in } }
-        send(device, done)
+        var key: ObjectIdentifier?
+        let connection = ErrandConnection(loop: loop, server: server, name: "audiosessiond move", errand: { context, finished in
+            Self.send(id, to: device, on: context) { result in
+                done(result)
+                finished()
+            }
+        }, ended: { [unowned self] ran in
+            if !ran { done(.failure(PulseError(code: 1, operation: "no connection to the server for a move"))) }
+            if let key { moveConnections[key] = nil }
+        })
+        guard let connection else { return done(.failure(PulseError(code: 1, operation: "no connection to the server for a move"))) }
+        key = ObjectIdentifier(connection)
+        moveConnections[key!] = connection
+    }
+
+    private static func send(_ id: StreamID, to device: UInt32, on context: PulseContext, _ done: @escaping PulseContext.Completion) {
+        if id.direction == .output { context.moveSinkInput(id.index, toSink: device, done) }
+        else { context.moveSourceOutput(id.index, toSource: device, done) }
+    }
+
+    /// Ends the moves under way on connections of their own (the bridge stops or lost the server).
+    func endMoveConnections() {
+        let connections = moveConnections.values
+        moveConnections = [:]
+        connections.forEach { $0.end() }
     }
 
     /// Runs `body` once the server has processed every command sent so far (a round trip), or at

@@ -42,8 +42,11 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Each client's process, read when the client connects: an app connects before it plays, so its
     /// streams find their process here instead of reading `/proc` while a call waits.
     private var clientProcesses: [UInt32: ProcessFacts] = [:]
-    /// The device each stream was last asked to move to (see `ServerAdapter+Commands`).
-    var movesSent: [StreamID: UInt32] = [:]
+    /// The default sink and source as the bridge's own connection names them (on PipeWire they can lag
+    /// behind the server's; see ``DefaultDeviceCheck``), for moves (see `ServerAdapter+Commands`).
+    var connectionDefaults: (sink: String?, source: String?) = (nil, nil)
+    /// Moves under way on connections of their own (see `ServerAdapter+Commands`).
+    var moveConnections: [ObjectIdentifier: ErrandConnection] = [:]
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
     /// The defaults as a new connection reads them, which PipeWire needs (see ``DefaultDeviceCheck``).
     private lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
@@ -73,6 +76,7 @@ public final class ServerAdapter: @unchecked Sendable {
         isConnected = false
         forgetPendingQueries()
         defaultsCheck.stop()
+        endMoveConnections()
     }
 
     private func connect() {
@@ -114,7 +118,8 @@ public final class ServerAdapter: @unchecked Sendable {
         order = QueryOrder()
         streamProcesses = [:]
         clientProcesses = [:]
-        movesSent = [:]
+        connectionDefaults = (nil, nil)
+        endMoveConnections()
         forgetPendingQueries()
         if wasConnected || !lostAnnounced {
             lostAnnounced = true
@@ -141,7 +146,10 @@ public final class ServerAdapter: @unchecked Sendable {
             }
             self.onReady()
         }
-        context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in self.serverInfoArrived(info) })
+        context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in
+            self.connectionDefaults = (info.defaultSinkName, info.defaultSourceName)
+            self.serverInfoArrived(info)
+        })
         context.sinks(group.track { [unowned self] (items: [PulseDevice]) in
             items.forEach { self.deviceArrived($0, askedAt: started) }
         })
@@ -271,7 +279,6 @@ public final class ServerAdapter: @unchecked Sendable {
         case .sinkInput, .sourceOutput:
             let id = StreamID(facility == .sinkInput ? .output : .input, index)
             streamProcesses[id] = nil
-            movesSent[id] = nil
             onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
         case .client: clientProcesses[index] = nil
@@ -289,6 +296,7 @@ public final class ServerAdapter: @unchecked Sendable {
     /// The server's information from the bridge's connection. On PipeWire its defaults are taken only
     /// when the connection is new; after that they come from ``defaultsChecked(_:)``.
     private func serverInfoReported(_ reported: PulseServerInfo) {
+        connectionDefaults = (reported.defaultSinkName, reported.defaultSourceName)
         guard isPipeWire, let known = cache.server else { return serverInfoArrived(reported) }
         var info = reported
         info.defaultSinkName = known.defaultSinkName
