@@ -108,9 +108,16 @@ final class CallRig {
 
     /// Whether all `count` music streams are there and each satisfies `condition`.
     static func music(_ streams: [UInt32: PulseStream], _ count: Int, _ condition: (PulseStream) -> Bool) -> Bool {
-        let music = streams.values.filter { $0.properties["application.name"]?.hasPrefix("bench-music") ?? false }
+        let music = musicStreams(streams)
         return music.count == count && music.allSatisfy(condition)
     }
+
+    static func musicStreams(_ streams: [UInt32: PulseStream]) -> [PulseStream] {
+        streams.values.filter { $0.properties["application.name"]?.hasPrefix("bench-music") ?? false }
+    }
+
+    /// The music streams' indexes.
+    static func musicIndexes(_ streams: [UInt32: PulseStream]) -> [UInt32] { musicStreams(streams).map(\.index) }
 
     /// Audibly changed: muted, or lowered below full volume by a fade's first step.
     static func silencing(_ stream: PulseStream) -> Bool { stream.mute || (stream.volume.max() ?? 0) < 0x10000 }
@@ -120,8 +127,10 @@ final class CallRig {
     func round() throws -> Round {
         let start = ContinuousClock.now
         let call = probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
-        let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, Self.silencing) })
-        let muted = try probe.stamp("the music muted", when: { [count] in Self.music($0, count) { $0.mute } })
+        let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, Self.silencing) },
+                                      announcedBy: Self.musicIndexes)
+        let muted = try probe.stamp("the music muted", when: { [count] in Self.music($0, count) { $0.mute } },
+                                    announcedBy: Self.musicIndexes)
         probe.stop(call)
         _ = try probe.stamp("the music back", when: { [count] in Self.music($0, count) { !Self.silencing($0) } })
         return Round(firstChange: changed - start, muted: muted - start)

@@ -9,12 +9,13 @@ extension Benchmarks {
     /// From a phone-role stream's connection until the music is audibly silenced (a fade's first step
     /// or the mute) and until it is muted, for each count of music streams: the bridge with the shipped
     /// policies and with fades off, against PulseAudio's module-role-cork, side by side (all servers run
-    /// at once and their rounds alternate, so whatever else the machine does weighs on each alike).
+    /// at once and their rounds alternate, so whatever else the machine does weighs on each alike). A
+    /// client that mutes the streams itself shows what any silencer outside the server pays.
     static func interruptions(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.flatMap { count -> [ReportLine] in
-            let silencers: [Silencer] = [.roleCork, .bridge(fades: true), .bridge(fades: false)]
+            let silencers: [Silencer] = [.roleCork, .bridge(fades: true), .bridge(fades: false), .clientMutes]
             let results = try alternate(silencers, on: .pulseaudio, musicStreams: count, rounds: rounds)
-            let (cork, shipped, noFade) = (results[0], results[1], results[2])
+            let (cork, shipped, noFade, client) = (results[0], results[1], results[2], results[3])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
             let baseline = cork.muted.median
             return [
@@ -30,6 +31,12 @@ extension Benchmarks {
                            figure: noFade.muted.median.formatted + " (p95 \(noFade.muted.percentile(0.95).formatted))",
                            baseline: baseline.formatted + " module-role-cork", ratio: noFade.muted.median / baseline,
                            budget: "≤ 1.2×"),
+                ReportLine(name: "phone → \(streams) muted by a client muting them itself, p50",
+                           figure: client.muted.median.formatted, baseline: baseline.formatted + " module-role-cork",
+                           ratio: client.muted.median / baseline, budget: "–"),
+                ReportLine(name: "phone → \(streams) muted, fades off, against that client, p50",
+                           figure: noFade.muted.median.formatted, baseline: client.muted.median.formatted + " a client muting",
+                           ratio: noFade.muted.median / client.muted.median, budget: "–"),
             ]
         }
     }

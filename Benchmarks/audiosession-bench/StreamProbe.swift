@@ -25,18 +25,39 @@ final class StreamProbe: @unchecked Sendable {
     }
     private var muting = false
     private var callStreams: Set<UInt32> = []
-    /// When set, the probe reads the streams with one list query per loop turn with events, not one
-    /// query per stream: in a call rig its own hundred queries would otherwise be most of what it
-    /// measures. It does not wait for one list before asking the next; the answers come in order.
-    /// (Not at the scale of thousands of streams, where a list per event would bury the server.)
+    /// When set, the probe reads changed streams with list queries, not one query per stream: in a call
+    /// rig its own hundred queries would otherwise be most of what it measures. It asks once the server
+    /// has announced no change for ``quietBeforeList``, and one list is out at a time: lists asked for on
+    /// every loop turn with events sat in the server's queue between a silencer's commands. The stamps
+    /// come from the announcements, so a later list does not make them later. A new stream is read
+    /// alone. (Not at the scale of thousands of streams, where a list per event would bury the server.)
     let readsWholeList: Bool
-    private lazy var listFlush = PulseDeferred(loop: loop) { [unowned self] in askList() }
+    static let quietBeforeList = Duration.milliseconds(2)
+    private lazy var listFlush = PulseTimer(loop: loop) { [unowned self] in askList() }
+    /// Loop-thread state of the lists: one is out; changes came after it was asked for.
+    private var listOut = false
+    private var listWanted = false
+
+    /// When the server last announced a change of each playback stream (its subscription event), under `lock`.
+    private var announcedAt: [UInt32: ContinuousClock.Instant] = [:]
 
     private final class Waiter {
         let condition: ([UInt32: PulseStream]) -> Bool
+        let announcers: (([UInt32: PulseStream]) -> [UInt32])?
         let semaphore = DispatchSemaphore(value: 0)
         var metAt: ContinuousClock.Instant?
-        init(_ condition: @escaping ([UInt32: PulseStream]) -> Bool) { self.condition = condition }
+        init(_ condition: @escaping ([UInt32: PulseStream]) -> Bool, announcers: (([UInt32: PulseStream]) -> [UInt32])?) {
+            self.condition = condition
+            self.announcers = announcers
+        }
+
+        /// When the condition was met: now, or, with announcers, when the server last announced a change
+        /// of one of those streams (the change the answer that met the condition shows).
+        func met(_ streams: [UInt32: PulseStream], announcedAt: [UInt32: ContinuousClock.Instant],
+                 now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+            guard let announcers else { return now }
+            return announcers(streams).compactMap { announcedAt[$0] }.max().map { min($0, now) } ?? now
+        }
     }
 
     /// Connects to the server at `address` and reads its playback streams.
@@ -94,13 +115,18 @@ final class StreamProbe: @unchecked Sendable {
         throw BenchError("the probe saw no sink removed")
     }
 
-    /// Waits until `condition` holds over the playback streams and returns when the probe first saw it hold.
-    func stamp(_ what: String, when condition: @escaping ([UInt32: PulseStream]) -> Bool, timeout: Duration = .seconds(10)) throws
+    /// Waits until `condition` holds over the playback streams and returns when the probe first saw it
+    /// hold. With `announcers` (the streams whose change meets the condition), it returns when the server
+    /// announced the last change of those streams before the answer that showed the condition met: when
+    /// the server made the change, give or take a wake-up, without the probe's own question and whatever
+    /// the server answered before it.
+    func stamp(_ what: String, when condition: @escaping ([UInt32: PulseStream]) -> Bool,
+               announcedBy announcers: (([UInt32: PulseStream]) -> [UInt32])? = nil, timeout: Duration = .seconds(10)) throws
         -> ContinuousClock.Instant
     {
-        let waiter = Waiter(condition)
+        let waiter = Waiter(condition, announcers: announcers)
         lock.withLock {
-            if condition(known) { waiter.metAt = .now } else { self.waiter = waiter }
+            if condition(known) { waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: .now) } else { self.waiter = waiter }
         }
         if let met = waiter.metAt { return met }
         let seconds = Double(timeout.components.seconds)
@@ -188,16 +214,31 @@ final class StreamProbe: @unchecked Sendable {
     // MARK: Loop thread
 
     private func changed(_ change: PulseChange) {
+        if change.facility == .sinkInput, change.kind != .remove {
+            let now = ContinuousClock.now
+            lock.withLock { announcedAt[change.index] = now }
+        }
         switch (change.facility, change.kind) {
         case (.sink, .remove):
             let now = ContinuousClock.now
             lock.withLock { lastRemoval = now }
         case (.sinkInput, .remove):
-            lock.withLock { known[change.index] = nil }
+            lock.withLock {
+                known[change.index] = nil
+                announcedAt[change.index] = nil
+            }
             if callStreams.remove(change.index) != nil, callStreams.isEmpty { muteMusic(false) }
             check()
+        case (.sinkInput, .new) where readsWholeList:
+            // A new stream is read alone: a list asked for here would sit in the server's queue ahead of
+            // the silencer's own question about the same stream, and only the changes of the streams
+            // already known decide a stamp.
+            context.sinkInput(change.index) { [unowned self] in
+                if case .success(let stream?) = $0 { arrived(stream) }
+            }
         case (.sinkInput, _) where readsWholeList:
-            listFlush.setEnabled(true)
+            listWanted = true
+            listFlush.arm(after: Self.quietBeforeList)
         case (.sinkInput, _):
             context.sinkInput(change.index) { [unowned self] in
                 if case .success(let stream?) = $0 { arrived(stream) }
@@ -206,12 +247,16 @@ final class StreamProbe: @unchecked Sendable {
         }
     }
 
-    /// Asks for every playback stream at once.
+    /// Asks for every playback stream at once, unless a list is out (its answer asks again).
     private func askList() {
-        listFlush.setEnabled(false)
+        guard listWanted, !listOut else { return }
+        listWanted = false
+        listOut = true
         context.sinkInputs { [unowned self] result in
             if case .success(let streams) = result { streams.forEach { arrived($0, checking: false) } }
             check()
+            listOut = false
+            askList()
         }
     }
 
@@ -236,7 +281,7 @@ final class StreamProbe: @unchecked Sendable {
         let now = ContinuousClock.now
         lock.withLock {
             guard let waiter, waiter.condition(known) else { return }
-            waiter.metAt = now
+            waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: now)
             self.waiter = nil
             waiter.semaphore.signal()
         }
