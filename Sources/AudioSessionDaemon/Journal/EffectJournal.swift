@@ -68,11 +68,14 @@ public final class EffectJournal {
     /// way, and no new file is created and renamed on every change (that cost more than the rest of a step).
     private func write() {
         let all = leftovers + entries.values.sorted { $0.stream < $1.stream }
-        var bytes = Array(JSONValue.array(all.map { StoredEntry($0).json }).serialized.utf8) + [UInt8(ascii: "\n")]
-        let length = bytes.count
-        if fileLength > length { bytes += repeatElement(UInt8(ascii: " "), count: fileLength - length) }
-        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        guard written == bytes.count else { return }
+        var text = ""
+        JSONValue.array(all.map { StoredEntry($0).json }).append(to: &text)
+        text += "\n"
+        let length = text.utf8.count
+        if fileLength > length { text += String(repeating: " ", count: fileLength - length) }
+        let total = text.utf8.count
+        let written = text.withUTF8 { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == total else { return }
         if fileLength > length { _ = ftruncate(descriptor, off_t(length)) }
         fileLength = length
     }

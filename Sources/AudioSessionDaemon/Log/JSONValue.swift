@@ -15,17 +15,37 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     /// Compact JSON text.
     public var serialized: String {
+        var text = ""
+        append(to: &text)
+        return text
+    }
+
+    /// Appends the compact JSON text to `text`: one buffer for the whole value, no string per level
+    /// (the journal is serialized in the step a mute waits for).
+    public func append(to text: inout String) {
         switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
         case .number(let value):
-            guard value.isFinite else { return "null" }  // JSON has no NaN or infinities
-            if value.rounded() == value && abs(value) < 1e15 { return String(Int64(value)) }
-            return "\(value)"
-        case .string(let value): return Self.quote(value)
-        case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
+            guard value.isFinite else { return text += "null" }  // JSON has no NaN or infinities
+            if value.rounded() == value && abs(value) < 1e15 { text += String(Int64(value)) } else { text += "\(value)" }
+        case .string(let value): Self.quote(value, to: &text)
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                item.append(to: &text)
+            }
+            text += "]"
         case .object(let entries):
-            return "{" + entries.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+            text += "{"
+            for (index, (key, value)) in entries.enumerated() {
+                if index > 0 { text += "," }
+                Self.quote(key, to: &text)
+                text += ":"
+                value.append(to: &text)
+            }
+            text += "}"
         }
     }
 
@@ -35,21 +55,26 @@ public indirect enum JSONValue: Hashable, Sendable {
         return serialized
     }
 
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
+    /// Appends `value` as a JSON string; a string with nothing to escape goes in whole.
+    static func quote(_ value: String, to text: inout String) {
+        text += "\""
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += value
+            return text += "\""
+        }
+        for scalar in value.unicodeScalars {
             switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
+        text += "\""
     }
 }
