@@ -55,7 +55,8 @@ public final class SoundServer: @unchecked Sendable {
         return "\(kind) \(state); it printed: \(pulseServer.output.suffix(1500))"
     }
 
-    /// The last lines WirePlumber printed (its linking decisions), for a failure message; empty on PulseAudio.
+    /// The last lines WirePlumber printed (at its default level, its warnings), for a failure message;
+    /// empty on PulseAudio.
     public var graphManagerOutput: String {
         guard let wirePlumber else { return "" }
         return wirePlumber.output.split(separator: "\n").suffix(40).joined(separator: "\n")
