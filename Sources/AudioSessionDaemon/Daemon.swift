@@ -185,9 +185,11 @@ public final class Daemon: @unchecked Sendable {
         core.adapter.afterPendingCommands { [unowned self] in journal.forgetLeftovers() }
     }
 
+    /// Queues the record an action makes, if any. The engine is read in place, not copied: this runs
+    /// for every journal entry and command of a step before the commands leave.
     private func log(_ action: PolicyAction) {
-        let engine = core.engine
-        guard let record = EventLogRecords.record(for: action, app: { engine.sessions[$0]?.appID ?? "" }, at: Date())
+        guard let record = EventLogRecords.record(for: action, app: { [unowned self] in core.engine.sessions[$0]?.appID ?? "" },
+                                                  at: Date())
         else { return }
         write(record)
     }
