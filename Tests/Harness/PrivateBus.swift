@@ -11,7 +11,7 @@ public final class PrivateBus: @unchecked Sendable {
     public let environment: [String: String]
     private let daemon: TestProcess
 
-    /// Starts the bus and waits until its socket is there.
+    /// Starts the bus and waits until it accepts connections.
     public init() throws {
         root = NSTemporaryDirectory() + "audiosession-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true,
@@ -24,7 +24,7 @@ public final class PrivateBus: @unchecked Sendable {
         self.environment = environment
         daemon = try TestProcess("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=\(address)"],
                                  environment: environment, logDirectory: root)
-        try waitUntil("the private session bus") { FileManager.default.fileExists(atPath: socket) }
+        try waitUntil("the private session bus") { unixSocketAccepts(socket) }
     }
 
     deinit {

@@ -132,7 +132,7 @@ public final class SoundServer: @unchecked Sendable {
     private func spawnBus(_ socket: String, _ what: String) throws -> String {
         let path = runtimeDirectory + "/" + socket
         _ = try spawn("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(path)"])
-        try waitUntil(what) { FileManager.default.fileExists(atPath: path) }
+        try waitUntil(what) { unixSocketAccepts(path) }
         return "unix:path=\(path)"
     }
 
@@ -189,7 +189,7 @@ public final class SoundServer: @unchecked Sendable {
     private func startPipeWire() throws {
         try startBus()
         _ = try spawnPipeWire("pipewire")
-        try waitUntil("pipewire's socket") { FileManager.default.fileExists(atPath: runtimeDirectory + "/pipewire-0") }
+        try waitUntil("pipewire's socket") { unixSocketAccepts(runtimeDirectory + "/pipewire-0") }
         wirePlumber = try spawnPipeWire("wireplumber")
         pulseServer = try spawnPipeWire("pipewire-pulse")
         try waitUntilAnswering()
