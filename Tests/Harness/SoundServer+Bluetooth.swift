@@ -53,37 +53,21 @@ extension SoundServer {
     }
 
     /// Waits until the headset is connected: its card has an A2DP and a hands-free profile, is in
-    /// A2DP (PipeWire shows a new card as "off" for a moment), and its sink is there. WirePlumber 0.5 on a
-    /// loaded machine sometimes leaves the new card off; after ``headsetNudgeDelay`` the harness does
-    /// once what a user would do then: it selects A2DP. (A card that never appears is reported: seen
-    /// once on WirePlumber 0.4 under load, with the stand-in's connections answered. A new WirePlumber
-    /// would not help, since the stand-in connects the headset once.)
+    /// A2DP (PipeWire shows a new card as "off" for a moment), and its sink is there.
     func waitForHeadsetCard() throws {
         var seen = "no card"
-        var nudge = "none"
-        let started = ContinuousClock.now
         do {
             try waitUntil("the headset's card with both profiles, in A2DP", timeout: .seconds(30)) {
                 let card = try headsetCardState()
                 let sink = try headsetSink()
                 seen = "profiles \(card.profiles), active \(card.active ?? "none"), sink \(sink ?? "none")"
-                let ready = card.profiles.contains { $0.contains("a2dp") } && card.profiles.contains(where: Self.isHandsFree)
+                return card.profiles.contains { $0.contains("a2dp") } && card.profiles.contains(where: Self.isHandsFree)
                     && card.active?.contains("a2dp") == true && sink != nil
-                if !ready, nudge == "none", ContinuousClock.now - started > Self.headsetNudgeDelay,
-                    let a2dp = card.profiles.first(where: { $0 == "a2dp-sink" }) ?? card.profiles.first(where: { $0.contains("a2dp") })
-                {
-                    _ = try pactl(["set-card-profile", Self.headsetCard, a2dp])
-                    nudge = "selected \(a2dp)"
-                }
-                return ready
             }
         } catch {
-            throw HarnessError("\(error): \(seen); nudged: \(nudge); the BlueZ stand-in printed: \(bluezStandIn?.output.suffix(800) ?? "")")
+            throw HarnessError("\(error): \(seen); the BlueZ stand-in printed: \(bluezStandIn?.output.suffix(800) ?? "")")
         }
     }
-
-    /// How long a new headset's card may take before the harness steps in.
-    static let headsetNudgeDelay = Duration.seconds(10)
 
     /// The headset card's profile names (empty while it has no card) and its active profile, from one
     /// look at the server's cards.
