@@ -227,18 +227,23 @@ extension Daemon {
         let journal = try EffectJournal(directory: options.journalDirectory)
         guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
-        let deadline = ContinuousClock.now + restoreReportWait
-        var check: PulseTimer?
-        check = PulseTimer(loop: loop) {
-            guard core.adapter.hasRecovered(journal.leftovers) || ContinuousClock.now >= deadline else {
-                return check!.arm(after: .milliseconds(10))
-            }
+        // Loop-thread state: the commands were taken, and the run is over.
+        var sent = false, finished = false
+        let finish = {
+            guard !finished else { return }
+            finished = true
             journal.forgetLeftovers()
             done.signal()
         }
+        let deadline = PulseTimer(loop: loop, finish)
+        // Every report of a stream reaches the engine; the cache is up to date by then.
+        core.observeSettled { _ in if sent && core.adapter.hasRecovered(journal.leftovers) { finish() } }
         core.adapter.onReady = {
             core.adapter.recover(journal.leftovers)
-            core.adapter.afterPendingCommands { check?.arm(after: .zero) }
+            core.adapter.afterPendingCommands {
+                sent = true
+                if core.adapter.hasRecovered(journal.leftovers) { finish() } else { deadline.arm(after: restoreReportWait) }
+            }
         }
         loop.start()
         loop.perform { core.start() }

@@ -152,15 +152,13 @@ extension ServerAdapter {
         }
     }
 
-    /// Whether every stream of `leftovers` that still exists is reported at its original levels (a
-    /// volume within 1/256 of it): pipewire-pulse acknowledges a change before PipeWire has applied it,
-    /// and a connection that ends at once can take the change with it.
+    /// Whether every stream of `leftovers` that still exists is reported at its original levels:
+    /// pipewire-pulse acknowledges a change before PipeWire has applied it, and a connection that ends
+    /// at once can take the change with it.
     public func hasRecovered(_ leftovers: [JournalEntry]) -> Bool {
         leftovers.allSatisfy { entry in
             guard let stream = cache.stream(entry.stream) else { return true }
-            let volumes = zip(stream.volume, entry.original.volume.values)
-            return stream.mute == entry.original.mute && stream.volume.count == entry.original.volume.values.count
-                && volumes.allSatisfy { max($0, $1) - min($0, $1) <= 0x100 }
+            return StreamLevels(volume: ChannelVolumes(stream.volume), mute: stream.mute) == entry.original
         }
     }
 }

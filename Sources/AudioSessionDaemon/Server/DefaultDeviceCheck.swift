@@ -67,7 +67,7 @@ final class DefaultDeviceCheck {
                 if case .success(let info) = result { answered(info) }
                 done()
             }
-        }, ended: { [unowned self] _ in
+        }, ended: { [unowned self] _, _ in
             connection = nil
             if askedAgain {
                 askedAgain = false

@@ -9,16 +9,16 @@ import PulseAudioClient
 final class ErrandConnection {
     private let loop: PulseLoop
     private let context: PulseContext
-    private let ended: (_ ran: Bool) -> Void
+    private let ended: (ErrandConnection, _ ran: Bool) -> Void
     private var ran = false
     private var isOver = false
 
     /// Connects to `server` as `name`; `errand` gets the ready context and a function to call when it
-    /// is done; `ended` is told whether the errand ran (false: the connection failed first). Nil when
-    /// no connection could even be started.
+    /// is done; `ended` gets the connection and whether the errand ran (false: the connection failed
+    /// first). Nil when no connection could even be started.
     init?(loop: PulseLoop, server: String?, name: String,
           errand: @escaping (PulseContext, _ done: @escaping () -> Void) -> Void,
-          ended: @escaping (_ ran: Bool) -> Void) {
+          ended: @escaping (ErrandConnection, _ ran: Bool) -> Void) {
         guard let context = try? PulseContext(loop: loop, name: name, sharedMemory: false) else { return nil }
         self.loop = loop
         self.context = context
@@ -43,6 +43,6 @@ final class ErrandConnection {
         context.disconnect()
         let context = self.context
         loop.perform { _ = context }  // released after the callback that ended it has returned
-        ended(ran)
+        ended(self, ran)
     }
 }

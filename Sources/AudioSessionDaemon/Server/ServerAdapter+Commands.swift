@@ -58,19 +58,18 @@ extension ServerAdapter {
         guard isPipeWire, let name, name == connectionDefault, name != serverDefault else {
             return Self.send(id, to: device, on: context, done)
         }
-        var key: ObjectIdentifier?
+        let unreachable = PulseError(code: 1, operation: "no connection to the server for a move")
         let connection = ErrandConnection(loop: loop, server: server, name: "audiosessiond move", errand: { context, finished in
             Self.send(id, to: device, on: context) { result in
                 done(result)
                 finished()
             }
-        }, ended: { [unowned self] ran in
-            if !ran { done(.failure(PulseError(code: 1, operation: "no connection to the server for a move"))) }
-            if let key { moveConnections[key] = nil }
+        }, ended: { [unowned self] connection, ran in
+            if !ran { done(.failure(unreachable)) }
+            moveConnections.removeAll { $0 === connection }
         })
-        guard let connection else { return done(.failure(PulseError(code: 1, operation: "no connection to the server for a move"))) }
-        key = ObjectIdentifier(connection)
-        moveConnections[key!] = connection
+        guard let connection else { return done(.failure(unreachable)) }
+        moveConnections.append(connection)
     }
 
     private static func send(_ id: StreamID, to device: UInt32, on context: PulseContext, _ done: @escaping PulseContext.Completion) {
@@ -80,8 +79,8 @@ extension ServerAdapter {
 
     /// Ends the moves under way on connections of their own (the bridge stops or lost the server).
     func endMoveConnections() {
-        let connections = moveConnections.values
-        moveConnections = [:]
+        let connections = moveConnections
+        moveConnections = []
         connections.forEach { $0.end() }
     }
 

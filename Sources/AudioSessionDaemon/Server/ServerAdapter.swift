@@ -46,7 +46,7 @@ public final class ServerAdapter: @unchecked Sendable {
     /// behind the server's; see ``DefaultDeviceCheck``), for moves (see `ServerAdapter+Commands`).
     var connectionDefaults: (sink: String?, source: String?) = (nil, nil)
     /// Moves under way on connections of their own (see `ServerAdapter+Commands`).
-    var moveConnections: [ObjectIdentifier: ErrandConnection] = [:]
+    var moveConnections: [ErrandConnection] = []
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
     /// The defaults as a new connection reads them, which PipeWire needs (see ``DefaultDeviceCheck``).
     private lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
@@ -146,10 +146,7 @@ public final class ServerAdapter: @unchecked Sendable {
             }
             self.onReady()
         }
-        context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in
-            self.connectionDefaults = (info.defaultSinkName, info.defaultSourceName)
-            self.serverInfoArrived(info)
-        })
+        context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in self.serverInfoReported(info) })
         context.sinks(group.track { [unowned self] (items: [PulseDevice]) in
             items.forEach { self.deviceArrived($0, askedAt: started) }
         })
@@ -294,7 +291,8 @@ public final class ServerAdapter: @unchecked Sendable {
     }
 
     /// The server's information from the bridge's connection. On PipeWire its defaults are taken only
-    /// when the connection is new; after that they come from ``defaultsChecked(_:)``.
+    /// when the connection is new (the cache is empty then); after that they come from
+    /// ``defaultsChecked(_:)``.
     private func serverInfoReported(_ reported: PulseServerInfo) {
         connectionDefaults = (reported.defaultSinkName, reported.defaultSourceName)
         guard isPipeWire, let known = cache.server else { return serverInfoArrived(reported) }
