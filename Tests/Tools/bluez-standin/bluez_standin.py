@@ -39,7 +39,6 @@ A2DP_SOURCE = "0000110a-0000-1000-8000-00805f9b34fb"
 A2DP_SINK = "0000110b-0000-1000-8000-00805f9b34fb"
 AVRCP_TARGET = "0000110c-0000-1000-8000-00805f9b34fb"
 AVRCP = "0000110e-0000-1000-8000-00805f9b34fb"
-HSP_HS = "00001108-0000-1000-8000-00805f9b34fb"
 HFP_HF = "0000111e-0000-1000-8000-00805f9b34fb"
 HFP_AG = "0000111f-0000-1000-8000-00805f9b34fb"
 
@@ -353,7 +352,10 @@ objects.interfaces = {
             "Alias": "Stand-in Headset", "Class": dbus.UInt32(0x240404), "Icon": "audio-headset",
             "Paired": dbus.Boolean(True), "Bonded": dbus.Boolean(True), "Trusted": dbus.Boolean(True),
             "Blocked": dbus.Boolean(False), "LegacyPairing": dbus.Boolean(False), "Connected": dbus.Boolean(True),
-            "UUIDs": dbus.Array([A2DP_SINK, HFP_HF, HSP_HS, AVRCP, AVRCP_TARGET], signature="s"),
+            # Only the profiles the stand-in connects: a sound server waits a few seconds for every
+            # audio profile a device offers and tries to connect the missing ones itself
+            # (Device1.ConnectProfile, which the stand-in does not serve) before it makes the card.
+            "UUIDs": dbus.Array([A2DP_SINK, HFP_HF, AVRCP, AVRCP_TARGET], signature="s"),
             "Adapter": ADAPTER, "ServicesResolved": dbus.Boolean(True), "Modalias": "bluetooth:v000Ap0001d0001",
         },
     },
