@@ -317,6 +317,7 @@ extension PolicyEngine {
             sessions[id]?.autoDeactivateAt = nil
             sessions[id]?.routeHold = nil
             sessions[id]?.profileSwitch = nil
+            sessions[id]?.matchedBluetoothOutput = nil
             emit(.mediaServicesLost(id))
         }
         duckingSessions = []

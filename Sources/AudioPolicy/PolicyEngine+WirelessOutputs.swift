@@ -9,33 +9,58 @@ import AudioSessionModel
 /// - `allowAirPlay`: a playAndRecord session plays on an AirPlay (RAOP) sink only with it; without it,
 ///   its output goes to the first other output when the default is an AirPlay sink, and a stream of it
 ///   that lands on an AirPlay sink anyway (the server following the default, or a user) is moved off.
-/// A profile the bridge switched is switched back when the session's activation ends.
+/// A profile the bridge switched is switched back when the session's activation ends. A session that
+/// is already active when its output becomes another headset (the default moves to it, it connects)
+/// gets that headset's profile switched too, once: a profile the user picks on it afterwards stays.
 extension PolicyEngine {
+    /// The kind of Bluetooth profile a session's options ask of its headset.
+    enum WantedBluetoothProfile {
+        /// Hands-free, for the headset's microphone (`allowBluetooth` on a session that records).
+        case handsFree
+        /// A2DP, for better sound (`allowBluetoothA2DP` on playAndRecord without `allowBluetooth`).
+        case highQualityOutput
+    }
+
+    /// What a session's options ask of a Bluetooth headset, if anything.
+    func wantedBluetoothKind(of session: Session) -> WantedBluetoothProfile? {
+        let options = session.configuration.options
+        if session.configuration.category.hasInput && options.contains(.allowBluetooth) { return .handsFree }
+        if session.configuration.category == .playAndRecord && options.contains(.allowBluetoothA2DP) { return .highQualityOutput }
+        return nil
+    }
+
     /// The card profile a session's activation asks for on its Bluetooth output, if any.
     func wantedBluetoothProfile(of session: Session) -> (card: CardInfo, profile: CardInfo.Profile)? {
-        guard let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
+        guard let kind = wantedBluetoothKind(of: session),
+            let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
             output.bluetoothAddress != nil, let cardIndex = output.card, let card = cards[cardIndex],
             let active = card.activeProfile.flatMap({ name in card.profiles.first { $0.name == name } })
         else { return nil }
-        let options = session.configuration.options
-        if session.configuration.category.hasInput && options.contains(.allowBluetooth) {
+        switch kind {
+        case .handsFree:
             guard !active.isHandsFree, let handsFree = card.profiles.first(where: { $0.isHandsFree && $0.isAvailable })
             else { return nil }
             return (card, handsFree)
-        }
-        if session.configuration.category == .playAndRecord && options.contains(.allowBluetoothA2DP) {
+        case .highQualityOutput:
             guard active.isHandsFree, let a2dp = card.profiles.first(where: { $0.isHighQualityOutput && $0.isAvailable })
             else { return nil }
             return (card, a2dp)
         }
-        return nil
+    }
+
+    /// The Bluetooth address of a session's first output, if that is a Bluetooth device.
+    func bluetoothOutputAddress(of session: Session) -> String? {
+        routeDevices(of: session, .output).first.flatMap { devices[$0]?.bluetoothAddress }
     }
 
     /// Switches the Bluetooth headset of an activating session to the profile its options ask for.
     mutating func switchBluetoothProfileIfNeeded(_ id: SessionID) {
-        guard let session = sessions[id], let (card, profile) = wantedBluetoothProfile(of: session),
-            let previous = card.activeProfile
-        else { return }
+        guard let session = sessions[id] else { return }
+        let wanted = wantedBluetoothProfile(of: session)
+        // Moving on to another headset: the one the session left gets its profile back.
+        if let wanted, let earlier = session.profileSwitch, earlier.card != wanted.card.index { restoreCardProfile(of: id) }
+        if let address = bluetoothOutputAddress(of: session) { sessions[id]?.matchedBluetoothOutput = address }
+        guard let (card, profile) = wanted, let previous = card.activeProfile else { return }
         sessions[id]?.profileSwitch = Session.ProfileSwitch(card: card.index, previous: previous)
         let why = profile.isHandsFree
             ? "\(id) records with Bluetooth allowed: the headset microphone needs \(profile.name)"
@@ -43,7 +68,20 @@ extension PolicyEngine {
         emit(.setCardProfile(card: card.index, profile: profile.name, why: why))
     }
 
+    /// Active sessions whose output is now a Bluetooth headset their activation has not matched yet:
+    /// that headset gets the profile their options ask for. Runs when a device, a card or the default
+    /// changes, the events after which a session's output can be another headset.
+    mutating func followBluetoothOutputs() {
+        for id in sessions.activeIDs.sorted() {
+            guard let session = sessions[id], wantedBluetoothKind(of: session) != nil,
+                let address = bluetoothOutputAddress(of: session), address != session.matchedBluetoothOutput
+            else { continue }
+            switchBluetoothProfileIfNeeded(id)
+        }
+    }
+
     mutating func restoreCardProfile(of id: SessionID) {
+        sessions[id]?.matchedBluetoothOutput = nil
         guard let change = sessions[id]?.profileSwitch else { return }
         sessions[id]?.profileSwitch = nil
         guard cards[change.card] != nil else { return }

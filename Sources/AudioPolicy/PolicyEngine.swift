@@ -146,10 +146,15 @@ public struct PolicyEngine: Sendable {
             }
         case .serverInfo(let name, let version, let output, let input):
             serverInfo(name: name, version: version, defaultOutput: output, defaultInput: input)
-        case .deviceAppeared(let info): deviceAppeared(info)
+            followBluetoothOutputs()
+        case .deviceAppeared(let info):
+            deviceAppeared(info)
+            followBluetoothOutputs()
         case .deviceChanged(let info): deviceChanged(info)
         case .deviceVanished(let id): deviceVanished(id)
-        case .cardAppeared(let card), .cardChanged(let card): cards[card.index] = card
+        case .cardAppeared(let card), .cardChanged(let card):
+            cards[card.index] = card
+            followBluetoothOutputs()
         case .cardVanished(let index): cards[index] = nil
         case .streamAppeared(let info): streamAppeared(info)
         case .streamChanged(let info): streamChanged(info)

@@ -72,6 +72,9 @@ public struct Session: Hashable, Sendable {
     var autoDeactivateAt: EngineTime?
     /// A card profile switched for this session, and the profile to go back to.
     var profileSwitch: ProfileSwitch?
+    /// The Bluetooth headset whose profile this activation has already matched to its options (switched,
+    /// or found right): a later change of that headset's profile is the user's and stays.
+    var matchedBluetoothOutput: String?
     var streamIDs: Set<StreamID> = []
     /// Uncorked output streams.
     var playingOutputs = 0

@@ -62,6 +62,60 @@ struct WirelessOutputsTests {
         #expect(restored == (row.expected == nil ? [] : [row.activeProfile]))
     }
 
+    /// How a headset in A2DP becomes the output of a call that is already active.
+    enum HeadsetArrival: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case defaultMoves = "the default moves to a connected headset"
+        case headsetConnects = "a headset connects and becomes the default"
+        var testDescription: String { rawValue }
+    }
+
+    /// The headset's card (index 7) in `profile`, and its sink in that profile.
+    private static func headset(in profile: String, _ scene: inout Scene, makeDefault: Bool) -> DeviceID {
+        scene.send(.cardAppeared(CardInfo(index: 7, name: "bluez_card", profiles: [
+            .init(name: "a2dp-sink"), .init(name: "headset-head-unit"), .init(name: "off"),
+        ], activeProfile: profile)))
+        var properties = bluetooth
+        properties["api.bluez5.profile"] = profile
+        let sink = scene.plug(.output, "bluez_output.headset", "Headset", properties: properties, card: 7)
+        if makeDefault { scene.setDefault(.output, "bluez_output.headset", moveStreams: true) }
+        return sink
+    }
+
+    private static func profileSwitches(_ scene: Scene) -> [String] {
+        scene.actions.compactMap { action -> String? in
+            if case .setCardProfile(7, let profile, _) = action { return profile } else { return nil }
+        }
+    }
+
+    @Test("a call already active when a headset becomes its output switches that headset to hands-free, once",
+          arguments: HeadsetArrival.allCases)
+    func headsetArrivesDuringCall(arrival: HeadsetArrival) {
+        var scene = Scene()
+        if arrival == .defaultMoves { _ = Self.headset(in: "a2dp-sink", &scene, makeDefault: false) }
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat, options: [])
+        let music = scene.activeSession("music", .playback, options: [.mixWithOthers])
+        scene.mark()
+        switch arrival {
+        case .defaultMoves: scene.setDefault(.output, "bluez_output.headset", moveStreams: true)
+        case .headsetConnects: _ = Self.headset(in: "a2dp-sink", &scene, makeDefault: true)
+        }
+        #expect(Self.profileSwitches(scene) == ["headset-head-unit"], "the call's new headset goes to hands-free")
+        #expect(scene.engine.sessions[music]?.profileSwitch == nil, "a playback session asks for no profile")
+
+        // The server switches; then the user picks A2DP on the same headset during the call: it stays.
+        scene.mark()
+        for profile in ["headset-head-unit", "a2dp-sink"] {
+            scene.unplug(scene.engine.device(named: "bluez_output.headset")!.id)
+            _ = Self.headset(in: profile, &scene, makeDefault: true)
+        }
+        #expect(Self.profileSwitches(scene).isEmpty, "the user's later choice on that headset stays")
+
+        // The call's end gives the headset back the profile it had before the bridge switched it.
+        scene.mark()
+        _ = scene.setActive(call, false)
+        #expect(Self.profileSwitches(scene) == ["a2dp-sink"])
+    }
+
     struct AirPlayRow: CustomTestStringConvertible, Sendable {
         var category: SessionCategory
         var options: CategoryOptions
