@@ -21,14 +21,14 @@ struct BluetoothOptionsTests {
         try server.setDefaultSink(try #require(try server.headsetSink()))
         let app = try scenario.client()
         let call = try scenario.session(app, "call", "playAndRecord", mode: "voiceChat", options: ["allowBluetooth"], active: false)
-        try waitUntil("the call's route on the headset in A2DP") { try outputPortTypes(app, call.path) == ["BluetoothA2DPOutput"] }
+        try scenario.waitUntil("the call's route on the headset in A2DP") { try outputPortTypes(app, call.path) == ["BluetoothA2DPOutput"] }
 
         try app.setActive(call.path, true)
-        try waitUntil("the headset in its hands-free profile") {
+        try scenario.waitUntil("the headset in its hands-free profile") {
             try server.headsetActiveProfile().map(SoundServer.isHandsFree) == true
         }
         try app.setActive(call.path, false)
-        try waitUntil("the headset back in \(a2dp)") { try server.headsetActiveProfile() == a2dp }
+        try scenario.waitUntil("the headset back in \(a2dp)") { try server.headsetActiveProfile() == a2dp }
     }
 
     @Test("allowBluetoothA2DP: a playAndRecord session that does not record from the headset switches it back to A2DP",
@@ -40,18 +40,18 @@ struct BluetoothOptionsTests {
         // The user put the headset in hands-free, and its sink is the default output.
         let handsFree = try #require(try server.headsetProfiles().first(where: SoundServer.isHandsFree))
         try server.pactl(["set-card-profile", SoundServer.headsetCard, handsFree])
-        try waitUntil("the headset in \(handsFree)") { try server.headsetActiveProfile().map(SoundServer.isHandsFree) == true }
+        try scenario.waitUntil("the headset in \(handsFree)") { try server.headsetActiveProfile().map(SoundServer.isHandsFree) == true }
         let userProfile = try #require(try server.headsetActiveProfile())
-        try waitUntil("the hands-free sink") { try server.headsetSink() != nil }
+        try scenario.waitUntil("the hands-free sink") { try server.headsetSink() != nil }
         try server.setDefaultSink(try #require(try server.headsetSink()))
         let app = try scenario.client()
         let session = try scenario.session(app, "talk", "playAndRecord", options: ["allowBluetoothA2DP"], active: false)
-        try waitUntil("the session's route on the hands-free headset") { try outputPortTypes(app, session.path) == ["BluetoothHFP"] }
+        try scenario.waitUntil("the session's route on the hands-free headset") { try outputPortTypes(app, session.path) == ["BluetoothHFP"] }
 
         try app.setActive(session.path, true)
-        try waitUntil("the headset in A2DP") { try server.headsetActiveProfile()?.contains("a2dp") == true }
+        try scenario.waitUntil("the headset in A2DP") { try server.headsetActiveProfile()?.contains("a2dp") == true }
         try app.setActive(session.path, false)
-        try waitUntil("the headset back in the user's \(userProfile)") { try server.headsetActiveProfile() == userProfile }
+        try scenario.waitUntil("the headset back in the user's \(userProfile)") { try server.headsetActiveProfile() == userProfile }
     }
 
     @Test("a call on the headset whose device goes is interrupted with routeDisconnected", arguments: SoundServerKind.allCases)
@@ -63,11 +63,11 @@ struct BluetoothOptionsTests {
         let app = try scenario.client()
         let call = try scenario.session(app, "call", "playAndRecord", mode: "voiceChat")
         // voiceChat implies allowBluetooth: the headset goes to hands-free for the call's microphone.
-        try waitUntil("the call on the hands-free headset") { try outputPortTypes(app, call.path) == ["BluetoothHFP"] }
+        try scenario.waitUntil("the call on the hands-free headset") { try outputPortTypes(app, call.path) == ["BluetoothHFP"] }
 
         try server.tellHeadset("disconnect")
-        try waitUntil("the headset's card gone") { try server.headsetProfiles().isEmpty }
-        try waitUntil("Interruption began with routeDisconnected") {
+        try scenario.waitUntil("the headset's card gone") { try server.headsetProfiles().isEmpty }
+        try scenario.waitUntil("Interruption began with routeDisconnected") {
             app.interruptions(call.path).contains { $0.type == "began" && $0.reason == "routeDisconnected" }
         }
         #expect(app.routeChanges(call.path).contains { $0.previousOutputs.first?.hasPrefix("Bluetooth") == true },

@@ -47,7 +47,8 @@ open class BridgedServer: @unchecked Sendable {
             .map { (try? server.pactl(["list", "short", $0])) ?? "(pactl list \($0) failed)" }.joined(separator: "\n")
         let graph = server.kind == .pulseaudio ? "" : "\nPipeWire's graph:\n\(server.graphSummary)"
         let wirePlumber = server.graphManagerOutput.isEmpty ? "" : "\nWirePlumber's last lines:\n\(server.graphManagerOutput)"
-        return "the server's streams and sources:\n\(streams)\n\(daemon.diagnosis(lastRecords: 30))\(graph)\(wirePlumber)"
+        let headset = server.hasBluetoothStandIn ? "\n\(server.headsetDiagnosis)" : ""
+        return "the server's streams and sources:\n\(streams)\n\(daemon.diagnosis(lastRecords: 30))\(graph)\(wirePlumber)\(headset)"
     }
 
     /// A new app connection to the bridge.

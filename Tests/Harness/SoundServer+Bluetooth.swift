@@ -52,21 +52,52 @@ extension SoundServer {
         try waitUntil("the BlueZ stand-in") { bluezStandIn?.output.contains("ready") == true }
     }
 
+    /// Whether this server has the BlueZ stand-in (a simulated headset).
+    public var hasBluetoothStandIn: Bool { bluezStandIn != nil }
+
     /// Waits until the headset is connected: its card has an A2DP and a hands-free profile, is in
-    /// A2DP (PipeWire shows a new card as "off" for a moment), and its sink is there.
+    /// A2DP (PipeWire shows a new card as "off" for a moment), and its sink is there. A headset whose
+    /// card did not come up within 12 s is switched off and on again (the stand-in's `reconnect`), at
+    /// most twice, as a user would: now and then PipeWire's Bluetooth support keeps a freshly connected
+    /// headset's device without a profile, and pipewire-pulse then lists no card for it.
     func waitForHeadsetCard() throws {
-        var seen = "no card"
-        do {
-            try waitUntil("the headset's card with both profiles, in A2DP", timeout: .seconds(30)) {
-                let card = try headsetCardState()
-                let sink = try headsetSink()
-                seen = "profiles \(card.profiles), active \(card.active ?? "none"), sink \(sink ?? "none")"
-                return card.profiles.contains { $0.contains("a2dp") } && card.profiles.contains(where: Self.isHandsFree)
-                    && card.active?.contains("a2dp") == true && sink != nil
+        var seen: [String] = []
+        var state = "no card"
+        for attempt in 0..<3 {
+            if attempt > 0 {
+                print("\(kind): the headset's card did not come up (\(state)); switching the headset off and on")
+                try tellHeadset("reconnect")
             }
-        } catch {
-            throw HarnessError("\(error): \(seen); the BlueZ stand-in printed: \(bluezStandIn?.output.suffix(800) ?? "")")
+            do {
+                try waitUntil("the headset's card with both profiles, in A2DP", timeout: .seconds(attempt == 0 ? 12 : 15)) {
+                    let card = try headsetCardState()
+                    let sink = try headsetSink()
+                    state = "profiles \(card.profiles), active \(card.active ?? "none"), sink \(sink ?? "none")"
+                    return card.profiles.contains { $0.contains("a2dp") } && card.profiles.contains(where: Self.isHandsFree)
+                        && card.active?.contains("a2dp") == true && sink != nil
+                }
+                return
+            } catch {
+                seen.append("attempt \(attempt + 1): \(error): \(state)\n\(headsetDiagnosis)")
+            }
         }
+        throw HarnessError("""
+            the headset's card never came up, also after two reconnections:
+            \(seen.joined(separator: "\n"))
+            the BlueZ stand-in printed: \(bluezStandIn?.output.suffix(800) ?? "")
+            WirePlumber's last lines:
+            \(graphManagerOutput)
+            """)
+    }
+
+    /// The headset card as the server's pulse protocol reports it, and on PipeWire each device's own
+    /// active profile: what a failed wait on the headset needs to show.
+    public var headsetDiagnosis: String {
+        let card = (try? headsetCardState()).map { "profiles \($0.profiles), active \($0.active ?? "none")" } ?? "(pactl failed)"
+        let sinks = (try? pactl(["list", "short", "sinks"])) ?? "(pactl failed)"
+        var lines = ["the headset card: \(card)", "sinks:\n\(sinks)"]
+        if kind != .pulseaudio { lines.append(deviceProfiles) }
+        return lines.joined(separator: "\n")
     }
 
     /// The headset card's profile names (empty while it has no card) and its active profile, from one
@@ -98,6 +129,11 @@ extension SoundServer {
     public func tellHeadset(_ command: String) throws {
         let (status, output) = try TestProcess.run("busctl", ["--address=\(environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "")", "call", "org.bluez",
                                        "/org/bluez", "io.github.audiosession.Test", "Do", "s", command], environment: environment)
-        guard status == 0 else { throw HarnessError("the BlueZ stand-in refused \(command): \(output)") }
+        guard status == 0 else {
+            // Where the stand-in is, for the message (its faulthandler prints every thread's stack).
+            if let standIn = bluezStandIn { kill(standIn.pid, SIGUSR1) }
+            Thread.sleep(forTimeInterval: 0.5)
+            throw HarnessError("the BlueZ stand-in refused \(command): \(output); it printed: \(bluezStandIn?.output.suffix(3000) ?? "")")
+        }
     }
 }

@@ -45,6 +45,20 @@ extension SoundServer {
         return (Set(links).sorted() + metadata).joined(separator: "\n")
     }
 
+    /// Each PipeWire device's name and the profile PipeWire itself has active (its `Profile` param),
+    /// for a failure message that must tell PipeWire's view from pipewire-pulse's; empty on PulseAudio.
+    public var deviceProfiles: String {
+        guard kind != .pulseaudio else { return "" }
+        guard let objects = try? pipeWireObjects() else { return "(pw-dump failed)" }
+        return objects.filter { $0["type"] as? String == "PipeWire:Interface:Device" }.map { object in
+            let info = object["info"] as? [String: Any]
+            let name = (info?["props"] as? [String: Any])?["device.name"] as? String ?? "?"
+            let params = info?["params"] as? [String: Any]
+            let active = (params?["Profile"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            return "device \(name): PipeWire's active profile \(active)"
+        }.joined(separator: "\n")
+    }
+
     /// The `object.serial` of WirePlumber's "default" metadata once it names a default sink, or nil.
     /// Serials only grow, so a larger one is a metadata object published by a newer WirePlumber.
     func defaultMetadataSerial() throws -> Int? {

@@ -7,13 +7,15 @@ manager, the adapter (Adapter1, Media1) and the profile manager. A sound server 
 endpoints (Media1.RegisterApplication or RegisterEndpoint) and its hands-free profile
 (ProfileManager1.RegisterProfile); once both are there, the headset "connects": its A2DP sink is
 configured on the server's SBC source endpoint with a MediaTransport1 whose Acquire hands out one end
-of a socket pair, and its hands-free unit opens an RFCOMM stand-in (a socket pair) to the server's
+of a socket pair (a server that switches codecs configures the headset's endpoint again, and gets a
+new transport, as from BlueZ), and its hands-free unit opens an RFCOMM stand-in (a socket pair) to the server's
 HFP audio gateway profile and speaks the headset's side of the AT handshake. The server then makes a
 card with both profiles, as it does for a real headset.
 
 Prints `ready` once it owns the name, and `connected` once the server answered both connections.
 Takes commands through io.github.audiosession.Test.Do on /org/bluez: `disconnect` (the headset goes:
-its transport and device are removed).
+its transport and device are removed) and `reconnect` (it goes, and half a second later it comes back
+and connects both profiles anew, as a headset switched off and on again).
 """
 import faulthandler
 import os
@@ -33,7 +35,6 @@ ADAPTER = dbus.ObjectPath("/org/bluez/hci0")
 HEADSET_ADDRESS = os.environ.get("STANDIN_HEADSET", "00:1B:66:AA:BB:CC")
 DEVICE = dbus.ObjectPath(f"{ADAPTER}/dev_{HEADSET_ADDRESS.replace(':', '_')}")
 REMOTE_SEP = dbus.ObjectPath(f"{DEVICE}/sep1")
-TRANSPORT = dbus.ObjectPath(f"{REMOTE_SEP}/fd0")
 
 A2DP_SOURCE = "0000110a-0000-1000-8000-00805f9b34fb"
 A2DP_SINK = "0000110b-0000-1000-8000-00805f9b34fb"
@@ -136,6 +137,9 @@ class Root(Properties):
     def Do(self, command):
         if command == "disconnect":
             headset.disconnect()
+        elif command == "reconnect":
+            headset.disconnect()
+            GLib.timeout_add(500, headset.connect)
         else:
             raise dbus.exceptions.DBusException("io.github.audiosession.Test.Error", f"unknown command {command}")
 
@@ -180,12 +184,19 @@ class Adapter(Properties):
 
 
 class Transport(Properties):
-    """The A2DP transport: Acquire hands out one end of a socket pair, whose other end is drained."""
+    """An A2DP transport: Acquire hands out one end of a socket pair, whose other end is drained."""
 
-    def __init__(self, bus):
-        super().__init__(bus, TRANSPORT)
+    def __init__(self, bus, path):
+        super().__init__(bus, path)
         self.peer = None
         self.watch = None
+
+    def close(self):
+        """The transport goes: its socket, its object and its place on the bus."""
+        self.release()
+        objects.remove(self.path)
+        properties.pop(self.path, None)
+        self.remove_from_connection()
 
     def acquire(self):
         self.release()
@@ -193,7 +204,7 @@ class Transport(Properties):
         ours.setblocking(False)
         self.peer = ours
         self.watch = GLib.io_add_watch(ours.fileno(), GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, self.drain)
-        objects.set(TRANSPORT, "org.bluez.MediaTransport1", "State", "active")
+        objects.set(self.path, "org.bluez.MediaTransport1", "State", "active")
         fd = dbus.types.UnixFd(theirs.fileno())
         theirs.close()
         return (fd, dbus.UInt16(672), dbus.UInt16(672))
@@ -228,7 +239,19 @@ class Transport(Properties):
     @dbus.service.method("org.bluez.MediaTransport1")
     def Release(self):
         self.release()
-        objects.set(TRANSPORT, "org.bluez.MediaTransport1", "State", "idle")
+        objects.set(self.path, "org.bluez.MediaTransport1", "State", "idle")
+
+
+class RemoteEndpoint(Properties):
+    """The headset's A2DP sink endpoint. A server that switches codecs (or profiles) configures it
+    again, naming its own endpoint; as BlueZ does, the old transport goes, a new one is configured on
+    that endpoint, and the call returns once the server took it."""
+
+    @dbus.service.method("org.bluez.MediaEndpoint1", in_signature="oa{sv}", sender_keyword="sender",
+                         async_callbacks=("reply", "error"))
+    def SetConfiguration(self, endpoint, options, sender, reply, error):
+        log("SetConfiguration on the headset's endpoint from", sender, endpoint)
+        headset.configure_a2dp((sender, endpoint), options.get("Capabilities", SBC_CONFIGURATION), reply, error)
 
 
 class Headset:
@@ -236,6 +259,8 @@ class Headset:
 
     def __init__(self):
         self.a2dp = False
+        self.transport = None  # the A2DP transport, with the server endpoint it was configured on
+        self.configurations = 0  # transports made so far, to name each new one
         self.hfp = None  # our end of the RFCOMM stand-in
         self.buffer = b""
         self.sent = []
@@ -246,21 +271,48 @@ class Headset:
         gateway = root.profiles.get(HFP_AG)
         if not self.a2dp and source is not None:
             self.a2dp = True
-            self.configure_a2dp(source)
+            self.configure_a2dp((source[0], source[1]), SBC_CONFIGURATION)
         if self.hfp is None and gateway is not None:
             self.connect_hfp(gateway)
         return False
 
-    def configure_a2dp(self, endpoint):
-        sender, path = endpoint[0], endpoint[1]
+    def configure_a2dp(self, endpoint, configuration, done=None, failed=None):
+        """Configures a new A2DP transport on a server endpoint (sender, path), in place of the old one."""
+        self.clear_a2dp()
+        sender, path = endpoint
+        self.configurations += 1
+        transport_path = dbus.ObjectPath(f"{REMOTE_SEP}/fd{self.configurations - 1}")
         transport = {
-            "Device": DEVICE, "UUID": A2DP_SOURCE, "Codec": dbus.Byte(0), "Configuration": SBC_CONFIGURATION,
+            "Device": DEVICE, "UUID": A2DP_SOURCE, "Codec": dbus.Byte(0), "Configuration": configuration,
             "State": "idle", "Volume": dbus.UInt16(100), "Endpoint": REMOTE_SEP,
         }
-        objects.add(TRANSPORT, {"org.bluez.MediaTransport1": transport})
+        self.transport = (Transport(bus, transport_path), endpoint)
+        objects.add(transport_path, {"org.bluez.MediaTransport1": transport})
+
+        def taken():
+            self.answered("a2dp")
+            if done is not None:
+                done()
+
+        def refused(e):
+            log("SetConfiguration failed:", e)
+            if failed is not None:
+                failed(e)
+
         bus.get_object(sender, path, introspect=False).SetConfiguration(
-            TRANSPORT, dbus.Dictionary(transport, signature="sv"), dbus_interface="org.bluez.MediaEndpoint1", signature="oa{sv}",
-            reply_handler=lambda: self.answered("a2dp"), error_handler=lambda e: log("SetConfiguration failed:", e))
+            transport_path, dbus.Dictionary(transport, signature="sv"), dbus_interface="org.bluez.MediaEndpoint1",
+            signature="oa{sv}", reply_handler=taken, error_handler=refused)
+
+    def clear_a2dp(self):
+        """The A2DP transport goes, and the server endpoint it was configured on is told."""
+        if self.transport is None:
+            return
+        transport, (sender, path) = self.transport
+        self.transport = None
+        bus.get_object(sender, path, introspect=False).ClearConfiguration(
+            transport.path, dbus_interface="org.bluez.MediaEndpoint1",
+            reply_handler=lambda: None, error_handler=lambda e: log("ClearConfiguration failed:", e))
+        transport.close()
 
     def connect_hfp(self, gateway):
         sender, path = gateway
@@ -313,13 +365,52 @@ class Headset:
             if self.answers == {"a2dp", "hfp"}:
                 print("connected", flush=True)
 
+    def connect(self):
+        """The headset comes back: its device is listed again and both profiles connect anew."""
+        if DEVICE not in objects.interfaces:
+            objects.add(DEVICE, device_interfaces())
+            objects.add(REMOTE_SEP, remote_endpoint_interfaces())
+        self.a2dp = False
+        self.buffer = b""
+        self.sent = []
+        self.answers = set()
+        return self.connect_when_ready()
+
     def disconnect(self):
-        objects.remove(TRANSPORT)
+        self.clear_a2dp()
+        objects.remove(REMOTE_SEP)
         if self.hfp is not None:
             self.hfp.close()
             self.hfp = None
         objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(False))
         objects.remove(DEVICE)
+
+
+def device_interfaces():
+    """The headset's Device1, connected: a fresh copy each time the headset (re)appears."""
+    return {
+        "org.bluez.Device1": {
+            "Address": HEADSET_ADDRESS, "AddressType": "public", "Name": "Stand-in Headset",
+            "Alias": "Stand-in Headset", "Class": dbus.UInt32(0x240404), "Icon": "audio-headset",
+            "Paired": dbus.Boolean(True), "Bonded": dbus.Boolean(True), "Trusted": dbus.Boolean(True),
+            "Blocked": dbus.Boolean(False), "LegacyPairing": dbus.Boolean(False), "Connected": dbus.Boolean(True),
+            # Only the profiles the stand-in connects: a sound server waits a few seconds for every
+            # audio profile a device offers and tries to connect the missing ones itself
+            # (Device1.ConnectProfile, which the stand-in does not serve) before it makes the card.
+            "UUIDs": dbus.Array([A2DP_SINK, HFP_HF, AVRCP, AVRCP_TARGET], signature="s"),
+            "Adapter": ADAPTER, "ServicesResolved": dbus.Boolean(True), "Modalias": "bluetooth:v000Ap0001d0001",
+        },
+    }
+
+
+def remote_endpoint_interfaces():
+    """The headset's A2DP sink endpoint: a fresh copy each time the headset (re)appears."""
+    return {
+        "org.bluez.MediaEndpoint1": {
+            "UUID": A2DP_SINK, "Codec": dbus.Byte(0), "Capabilities": SBC_CAPABILITIES, "Device": DEVICE,
+            "DelayReporting": dbus.Boolean(False),
+        },
+    }
 
 
 faulthandler.enable()
@@ -329,9 +420,8 @@ bus = dbus.SystemBus()
 objects = Objects(bus)
 root = Root(bus)
 adapter = Adapter(bus)
-Transport(bus)
 Properties(bus, DEVICE)
-Properties(bus, REMOTE_SEP)
+RemoteEndpoint(bus, REMOTE_SEP)
 headset = Headset()
 
 objects.interfaces = {
@@ -346,25 +436,8 @@ objects.interfaces = {
         },
         "org.bluez.Media1": {"SupportedUUIDs": dbus.Array([A2DP_SOURCE, A2DP_SINK], signature="s")},
     },
-    DEVICE: {
-        "org.bluez.Device1": {
-            "Address": HEADSET_ADDRESS, "AddressType": "public", "Name": "Stand-in Headset",
-            "Alias": "Stand-in Headset", "Class": dbus.UInt32(0x240404), "Icon": "audio-headset",
-            "Paired": dbus.Boolean(True), "Bonded": dbus.Boolean(True), "Trusted": dbus.Boolean(True),
-            "Blocked": dbus.Boolean(False), "LegacyPairing": dbus.Boolean(False), "Connected": dbus.Boolean(True),
-            # Only the profiles the stand-in connects: a sound server waits a few seconds for every
-            # audio profile a device offers and tries to connect the missing ones itself
-            # (Device1.ConnectProfile, which the stand-in does not serve) before it makes the card.
-            "UUIDs": dbus.Array([A2DP_SINK, HFP_HF, AVRCP, AVRCP_TARGET], signature="s"),
-            "Adapter": ADAPTER, "ServicesResolved": dbus.Boolean(True), "Modalias": "bluetooth:v000Ap0001d0001",
-        },
-    },
-    REMOTE_SEP: {
-        "org.bluez.MediaEndpoint1": {
-            "UUID": A2DP_SINK, "Codec": dbus.Byte(0), "Capabilities": SBC_CAPABILITIES, "Device": DEVICE,
-            "DelayReporting": dbus.Boolean(False),
-        },
-    },
+    DEVICE: device_interfaces(),
+    REMOTE_SEP: remote_endpoint_interfaces(),
 }
 
 bus.request_name(BLUEZ)
