@@ -34,7 +34,7 @@ extension PolicyEngine {
         guard let kind = wantedBluetoothKind(of: session),
             let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
             output.bluetoothAddress != nil, let cardIndex = output.card, let card = cards[cardIndex],
-            let active = card.activeProfile.flatMap({ name in card.profiles.first { $0.name == name } })
+            let active = Self.activeProfile(of: card, playing: output)
         else { return nil }
         switch kind {
         case .handsFree:
@@ -46,6 +46,17 @@ extension PolicyEngine {
             else { return nil }
             return (card, a2dp)
         }
+    }
+
+    /// The profile a card is in, given one of its devices. A card reported `off` while that device is
+    /// there is in the device's own profile: pipewire-pulse 0.3.65 now and then reports a headset's card
+    /// `off` for good while its A2DP sink is there, and a call that ended would otherwise switch the
+    /// headset off.
+    static func activeProfile(of card: CardInfo, playing device: DeviceInfo) -> CardInfo.Profile? {
+        let reported = card.activeProfile.flatMap { name in card.profiles.first { $0.name == name } }
+        guard reported == nil || reported?.name == "off" else { return reported }
+        let own = device.properties["api.bluez5.profile"] ?? device.properties["bluetooth.protocol"]
+        return own.flatMap { name in card.profiles.first { $0.name == name } } ?? reported
     }
 
     /// The Bluetooth address of a session's first output, if that is a Bluetooth device.
@@ -60,7 +71,9 @@ extension PolicyEngine {
         // Moving on to another headset: the one the session left gets its profile back.
         if let wanted, let earlier = session.profileSwitch, earlier.card != wanted.card.index { restoreCardProfile(of: id) }
         if let address = bluetoothOutputAddress(of: session) { sessions[id]?.matchedBluetoothOutput = address }
-        guard let (card, profile) = wanted, let previous = card.activeProfile else { return }
+        guard let (card, profile) = wanted, let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
+            let previous = Self.activeProfile(of: card, playing: output)?.name
+        else { return }
         sessions[id]?.profileSwitch = Session.ProfileSwitch(card: card.index, previous: previous)
         let why = profile.isHandsFree
             ? "\(id) records with Bluetooth allowed: the headset microphone needs \(profile.name)"

@@ -13,6 +13,8 @@ struct WirelessOutputsTests {
         var mode: SessionMode = .default
         var options: CategoryOptions
         var activeProfile: String
+        /// The profile the headset's sink names itself in (`api.bluez5.profile`), when not the card's.
+        var sinkProfile: String?
         var expected: String?
         var testDescription: String { label }
     }
@@ -34,6 +36,9 @@ struct WirelessOutputsTests {
                    options: [], activeProfile: "headset-head-unit", expected: nil),
         ProfileRow(label: "playback leaves the profile", category: .playback, options: [],
                    activeProfile: "headset-head-unit", expected: nil),
+        ProfileRow(label: "a card reported off while its A2DP sink is there is in A2DP, and goes back to it",
+                   category: .playAndRecord, mode: .voiceChat, options: [], activeProfile: "off", sinkProfile: "a2dp-sink",
+                   expected: "headset-head-unit"),
     ]
 
     static let bluetooth = ["device.bus": "bluetooth", "api.bluez5.address": "00:11:22:33:44:55"]
@@ -45,7 +50,7 @@ struct WirelessOutputsTests {
             .init(name: "a2dp-sink"), .init(name: "headset-head-unit"), .init(name: "off"),
         ], activeProfile: row.activeProfile)))
         var properties = Self.bluetooth
-        properties["api.bluez5.profile"] = row.activeProfile
+        properties["api.bluez5.profile"] = row.sinkProfile ?? row.activeProfile
         _ = scene.plug(.output, "bluez_output.headset", "Headset", properties: properties, card: 7)
         scene.setDefault(.output, "bluez_output.headset", moveStreams: true)
         scene.mark()
@@ -59,7 +64,7 @@ struct WirelessOutputsTests {
         let restored = scene.actions.compactMap { action -> String? in
             if case .setCardProfile(7, let profile, _) = action { return profile } else { return nil }
         }
-        #expect(restored == (row.expected == nil ? [] : [row.activeProfile]))
+        #expect(restored == (row.expected == nil ? [] : [row.sinkProfile ?? row.activeProfile]))
     }
 
     /// How a headset in A2DP becomes the output of a call that is already active.

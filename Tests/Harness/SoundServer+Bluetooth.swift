@@ -65,7 +65,8 @@ extension SoundServer {
         var state = "no card"
         for attempt in 0..<3 {
             if attempt > 0 {
-                print("\(kind): the headset's card did not come up (\(state)); switching the headset off and on")
+                let ownView = kind == .pulseaudio ? "" : "; \(deviceProfiles)"
+                print("\(kind): the headset's card did not come up (\(state)\(ownView)); switching the headset off and on")
                 try tellHeadset("reconnect")
             }
             do {
