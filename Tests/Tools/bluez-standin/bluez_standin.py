@@ -28,8 +28,9 @@ import dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
+from managed_objects import Objects, Properties
+
 BLUEZ = "org.bluez"
-PROPERTIES = "org.freedesktop.DBus.Properties"
 OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
 ADAPTER = dbus.ObjectPath("/org/bluez/hci0")
 HEADSET_ADDRESS = os.environ.get("STANDIN_HEADSET", "00:1B:66:AA:BB:CC")
@@ -52,75 +53,11 @@ def log(*words):
     print(*words, file=sys.stderr, flush=True)
 
 
-class Objects(dbus.service.Object):
-    """The object manager at "/" and the properties of every object it lists."""
-
-    def __init__(self, bus):
-        super().__init__(bus, "/")
-        self.interfaces = {}  # path -> {interface: {name: value}}
-
-    def add(self, path, interfaces):
-        self.interfaces[path] = interfaces
-        self.InterfacesAdded(path, interfaces)
-
-    def remove(self, path):
-        interfaces = self.interfaces.pop(path, None)
-        if interfaces is not None:
-            self.InterfacesRemoved(path, dbus.Array(list(interfaces), signature="s"))
-
-    def set(self, path, interface, name, value):
-        self.interfaces[path][interface][name] = value
-        properties[path].PropertiesChanged(interface, {name: value}, dbus.Array([], signature="s"))
-
-    @dbus.service.method(OBJECT_MANAGER, out_signature="a{oa{sa{sv}}}")
-    def GetManagedObjects(self):
-        return self.interfaces
-
-    @dbus.service.signal(OBJECT_MANAGER, signature="oa{sa{sv}}")
-    def InterfacesAdded(self, path, interfaces):
-        pass
-
-    @dbus.service.signal(OBJECT_MANAGER, signature="oas")
-    def InterfacesRemoved(self, path, interfaces):
-        pass
-
-
-properties = {}
-
-
-class Properties(dbus.service.Object):
-    """Properties of one managed object, read from `objects`."""
-
-    def __init__(self, bus, path):
-        super().__init__(bus, path)
-        self.path = path
-        properties[path] = self
-
-    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
-    def Get(self, interface, name):
-        try:
-            return objects.interfaces[self.path][interface][name]
-        except KeyError:
-            raise dbus.exceptions.DBusException("org.freedesktop.DBus.Error.UnknownProperty", name)
-
-    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}")
-    def GetAll(self, interface):
-        return objects.interfaces.get(self.path, {}).get(interface, {})
-
-    @dbus.service.method(PROPERTIES, in_signature="ssv")
-    def Set(self, interface, name, value):
-        objects.set(self.path, interface, name, value)
-
-    @dbus.service.signal(PROPERTIES, signature="sa{sv}as")
-    def PropertiesChanged(self, interface, changed, invalidated):
-        pass
-
-
 class Root(Properties):
     """/org/bluez: the profile manager, and the test's commands."""
 
-    def __init__(self, bus):
-        super().__init__(bus, "/org/bluez")
+    def __init__(self):
+        super().__init__(objects, "/org/bluez")
         self.profiles = {}  # uuid -> (sender, path)
 
     @dbus.service.method("org.bluez.ProfileManager1", in_signature="osa{sv}", sender_keyword="sender")
@@ -147,8 +84,8 @@ class Root(Properties):
 class Adapter(Properties):
     """hci0: Adapter1 and Media1."""
 
-    def __init__(self, bus):
-        super().__init__(bus, ADAPTER)
+    def __init__(self):
+        super().__init__(objects, ADAPTER)
         self.endpoints = []  # (sender, path, uuid, codec)
 
     @dbus.service.method("org.bluez.Media1", in_signature="oa{sv}", sender_keyword="sender")
@@ -186,17 +123,15 @@ class Adapter(Properties):
 class Transport(Properties):
     """An A2DP transport: Acquire hands out one end of a socket pair, whose other end is drained."""
 
-    def __init__(self, bus, path):
-        super().__init__(bus, path)
+    def __init__(self, path):
+        super().__init__(objects, path)
         self.peer = None
         self.watch = None
 
     def close(self):
         """The transport goes: its socket, its object and its place on the bus."""
         self.release()
-        objects.remove(self.path)
-        properties.pop(self.path, None)
-        self.remove_from_connection()
+        self.unpublish()
 
     def acquire(self):
         self.release()
@@ -286,7 +221,7 @@ class Headset:
             "Device": DEVICE, "UUID": A2DP_SOURCE, "Codec": dbus.Byte(0), "Configuration": configuration,
             "State": "idle", "Volume": dbus.UInt16(100), "Endpoint": REMOTE_SEP,
         }
-        self.transport = (Transport(bus, transport_path), endpoint)
+        self.transport = (Transport(transport_path), endpoint)
         objects.add(transport_path, {"org.bluez.MediaTransport1": transport})
 
         def taken():
@@ -418,10 +353,10 @@ faulthandler.register(signal.SIGUSR1)  # where it is, on request
 DBusGMainLoop(set_as_default=True)
 bus = dbus.SystemBus()
 objects = Objects(bus)
-root = Root(bus)
-adapter = Adapter(bus)
-Properties(bus, DEVICE)
-RemoteEndpoint(bus, REMOTE_SEP)
+root = Root()
+adapter = Adapter()
+Properties(objects, DEVICE)
+RemoteEndpoint(objects, REMOTE_SEP)
 headset = Headset()
 
 objects.interfaces = {
