@@ -229,20 +229,16 @@ final class StreamProbe: @unchecked Sendable {
             }
             if callStreams.remove(change.index) != nil, callStreams.isEmpty { muteMusic(false) }
             check()
-        case (.sinkInput, .new) where readsWholeList:
-            // A new stream is read alone: a list asked for here would sit in the server's queue ahead of
-            // the silencer's own question about the same stream, and only the changes of the streams
-            // already known decide a stamp.
+        case (.sinkInput, let kind) where kind == .new || !readsWholeList:
+            // A new stream is read alone also when the probe reads lists: a list asked for here would sit
+            // in the server's queue ahead of the silencer's own question about the same stream, and only
+            // the changes of the streams already known decide a stamp.
             context.sinkInput(change.index) { [unowned self] in
                 if case .success(let stream?) = $0 { arrived(stream) }
             }
-        case (.sinkInput, _) where readsWholeList:
+        case (.sinkInput, _):
             listWanted = true
             listFlush.arm(after: Self.quietBeforeList)
-        case (.sinkInput, _):
-            context.sinkInput(change.index) { [unowned self] in
-                if case .success(let stream?) = $0 { arrived(stream) }
-            }
         default: break
         }
     }

@@ -114,6 +114,7 @@ extension PolicyEngine {
         endInterruptions(causedBy: id, shouldResume: notifyOthers)
         refreshDucking(by: id, fade: undoFade ?? session.policy.duckFade)
         restoreCardProfile(of: id)
+        sessions[id]?.matchedBluetoothOutput = nil
         refreshMultiRoute(id)
         refreshSecondaryAudioHints()
     }

@@ -29,22 +29,32 @@ extension PolicyEngine {
         return nil
     }
 
-    /// The card profile a session's activation asks for on its Bluetooth output, if any.
-    func wantedBluetoothProfile(of session: Session) -> (card: CardInfo, profile: CardInfo.Profile)? {
-        guard let kind = wantedBluetoothKind(of: session),
-            let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
-            output.bluetoothAddress != nil, let cardIndex = output.card, let card = cards[cardIndex],
-            let active = Self.activeProfile(of: card, playing: output)
+    /// A session's first output, when its options ask something of a Bluetooth headset and that
+    /// output is one.
+    func bluetoothOutput(of session: Session) -> DeviceInfo? {
+        guard wantedBluetoothKind(of: session) != nil,
+            let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }), output.bluetoothAddress != nil
+        else { return nil }
+        return output
+    }
+
+    /// The card profile a session's activation asks for on its Bluetooth output, and the profile the
+    /// card is in now; nil when the card is already where the options want it.
+    func wantedBluetoothProfile(of session: Session, on output: DeviceInfo)
+        -> (card: CardInfo, profile: CardInfo.Profile, current: CardInfo.Profile)?
+    {
+        guard let kind = wantedBluetoothKind(of: session), let card = output.card.flatMap({ cards[$0] }),
+            let current = Self.activeProfile(of: card, playing: output)
         else { return nil }
         switch kind {
         case .handsFree:
-            guard !active.isHandsFree, let handsFree = card.profiles.first(where: { $0.isHandsFree && $0.isAvailable })
+            guard !current.isHandsFree, let handsFree = card.profiles.first(where: { $0.isHandsFree && $0.isAvailable })
             else { return nil }
-            return (card, handsFree)
+            return (card, handsFree, current)
         case .highQualityOutput:
-            guard active.isHandsFree, let a2dp = card.profiles.first(where: { $0.isHighQualityOutput && $0.isAvailable })
+            guard current.isHandsFree, let a2dp = card.profiles.first(where: { $0.isHighQualityOutput && $0.isAvailable })
             else { return nil }
-            return (card, a2dp)
+            return (card, a2dp, current)
         }
     }
 
@@ -59,22 +69,15 @@ extension PolicyEngine {
         return own.flatMap { name in card.profiles.first { $0.name == name } } ?? reported
     }
 
-    /// The Bluetooth address of a session's first output, if that is a Bluetooth device.
-    func bluetoothOutputAddress(of session: Session) -> String? {
-        routeDevices(of: session, .output).first.flatMap { devices[$0]?.bluetoothAddress }
-    }
-
-    /// Switches the Bluetooth headset of an activating session to the profile its options ask for.
+    /// Switches the Bluetooth headset of an activating session (or one that became the output of an
+    /// active session) to the profile its options ask for, and notes the headset as matched.
     mutating func switchBluetoothProfileIfNeeded(_ id: SessionID) {
-        guard let session = sessions[id] else { return }
-        let wanted = wantedBluetoothProfile(of: session)
+        guard let session = sessions[id], let output = bluetoothOutput(of: session) else { return }
+        sessions[id]?.matchedBluetoothOutput = output.bluetoothAddress
+        guard let (card, profile, current) = wantedBluetoothProfile(of: session, on: output) else { return }
         // Moving on to another headset: the one the session left gets its profile back.
-        if let wanted, let earlier = session.profileSwitch, earlier.card != wanted.card.index { restoreCardProfile(of: id) }
-        if let address = bluetoothOutputAddress(of: session) { sessions[id]?.matchedBluetoothOutput = address }
-        guard let (card, profile) = wanted, let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }),
-            let previous = Self.activeProfile(of: card, playing: output)?.name
-        else { return }
-        sessions[id]?.profileSwitch = Session.ProfileSwitch(card: card.index, previous: previous)
+        if let earlier = session.profileSwitch, earlier.card != card.index { restoreCardProfile(of: id) }
+        sessions[id]?.profileSwitch = Session.ProfileSwitch(card: card.index, previous: current.name)
         let why = profile.isHandsFree
             ? "\(id) records with Bluetooth allowed: the headset microphone needs \(profile.name)"
             : "\(id) allows Bluetooth A2DP and does not use the headset microphone: \(profile.name) sounds better"
@@ -86,15 +89,14 @@ extension PolicyEngine {
     /// changes, the events after which a session's output can be another headset.
     mutating func followBluetoothOutputs() {
         for id in sessions.activeIDs.sorted() {
-            guard let session = sessions[id], wantedBluetoothKind(of: session) != nil,
-                let address = bluetoothOutputAddress(of: session), address != session.matchedBluetoothOutput
+            guard let session = sessions[id], let output = bluetoothOutput(of: session),
+                output.bluetoothAddress != session.matchedBluetoothOutput
             else { continue }
             switchBluetoothProfileIfNeeded(id)
         }
     }
 
     mutating func restoreCardProfile(of id: SessionID) {
-        sessions[id]?.matchedBluetoothOutput = nil
         guard let change = sessions[id]?.profileSwitch else { return }
         sessions[id]?.profileSwitch = nil
         guard cards[change.card] != nil else { return }

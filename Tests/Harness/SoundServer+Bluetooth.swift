@@ -59,7 +59,7 @@ extension SoundServer {
     /// A2DP (PipeWire shows a new card as "off" for a moment), and its sink is there. A headset whose
     /// card did not come up within 12 s is switched off and on again (the stand-in's `reconnect`), at
     /// most twice, as a user would: now and then PipeWire's Bluetooth support keeps a freshly connected
-    /// headset's device without a profile, and pipewire-pulse then lists no card for it.
+    /// headset's device without a profile (a card that stays `off`, or none in pipewire-pulse's list).
     func waitForHeadsetCard() throws {
         var seen: [String] = []
         var state = "no card"
@@ -79,7 +79,7 @@ extension SoundServer {
                 }
                 return
             } catch {
-                seen.append("attempt \(attempt + 1): \(error): \(state)\n\(headsetDiagnosis)")
+                seen.append("attempt \(attempt + 1): \(error)\n\(headsetDiagnosis)\n\(graphSummary)")
             }
         }
         throw HarnessError("""
@@ -91,14 +91,12 @@ extension SoundServer {
             """)
     }
 
-    /// The headset card as the server's pulse protocol reports it, and on PipeWire each device's own
-    /// active profile: what a failed wait on the headset needs to show.
+    /// The headset card as the server's pulse protocol reports it, and the sinks: what a failed wait
+    /// on the headset needs to show besides PipeWire's own view (``graphSummary``).
     public var headsetDiagnosis: String {
         let card = (try? headsetCardState()).map { "profiles \($0.profiles), active \($0.active ?? "none")" } ?? "(pactl failed)"
         let sinks = (try? pactl(["list", "short", "sinks"])) ?? "(pactl failed)"
-        var lines = ["the headset card: \(card)", "sinks:\n\(sinks)"]
-        if kind != .pulseaudio { lines.append(deviceProfiles) }
-        return lines.joined(separator: "\n")
+        return "the headset card: \(card)\nsinks:\n\(sinks)"
     }
 
     /// The headset card's profile names (empty while it has no card) and its active profile, from one
@@ -132,8 +130,10 @@ extension SoundServer {
                                        "/org/bluez", "io.github.audiosession.Test", "Do", "s", command], environment: environment)
         guard status == 0 else {
             // Where the stand-in is, for the message (its faulthandler prints every thread's stack).
-            if let standIn = bluezStandIn { kill(standIn.pid, SIGUSR1) }
-            Thread.sleep(forTimeInterval: 0.5)
+            if let standIn = bluezStandIn {
+                kill(standIn.pid, SIGUSR1)
+                try? waitUntil("the stand-in's stacks", timeout: .seconds(2)) { standIn.output.contains("most recent call first") }
+            }
             throw HarnessError("the BlueZ stand-in refused \(command): \(output); it printed: \(bluezStandIn?.output.suffix(3000) ?? "")")
         }
     }

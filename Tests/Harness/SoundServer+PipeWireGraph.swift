@@ -21,8 +21,9 @@ extension SoundServer {
         return objects
     }
 
-    /// PipeWire's links (node to node) and the "default" metadata (defaults, and each stream's target
-    /// as pipewire-pulse and WirePlumber wrote it), for a failure message; empty on PulseAudio.
+    /// PipeWire's links (node to node), the "default" metadata (defaults, and each stream's target as
+    /// pipewire-pulse and WirePlumber wrote it) and each device's own profile, for a failure message;
+    /// empty on PulseAudio.
     public var graphSummary: String {
         guard kind != .pulseaudio else { return "" }
         guard let objects = try? pipeWireObjects() else { return "(pw-dump failed)" }
@@ -42,7 +43,7 @@ extension SoundServer {
         }.flatMap { ($0["metadata"] as? [[String: Any]]) ?? [] }.map { entry in
             "metadata \(name(entry["subject"])) \(entry["key"] as? String ?? "?") = \(entry["value"].map { "\($0)" } ?? "nil")"
         }
-        return (Set(links).sorted() + metadata).joined(separator: "\n")
+        return (Set(links).sorted() + metadata + Self.deviceProfileLines(objects)).joined(separator: "\n")
     }
 
     /// Each PipeWire device's name and the profile PipeWire itself has active (its `Profile` param),
@@ -50,13 +51,17 @@ extension SoundServer {
     public var deviceProfiles: String {
         guard kind != .pulseaudio else { return "" }
         guard let objects = try? pipeWireObjects() else { return "(pw-dump failed)" }
-        return objects.filter { $0["type"] as? String == "PipeWire:Interface:Device" }.map { object in
+        return Self.deviceProfileLines(objects).joined(separator: "\n")
+    }
+
+    private static func deviceProfileLines(_ objects: [[String: Any]]) -> [String] {
+        objects.filter { $0["type"] as? String == "PipeWire:Interface:Device" }.map { object in
             let info = object["info"] as? [String: Any]
             let name = (info?["props"] as? [String: Any])?["device.name"] as? String ?? "?"
             let params = info?["params"] as? [String: Any]
             let active = (params?["Profile"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
             return "device \(name): PipeWire's active profile \(active)"
-        }.joined(separator: "\n")
+        }
     }
 
     /// The `object.serial` of WirePlumber's "default" metadata once it names a default sink, or nil.

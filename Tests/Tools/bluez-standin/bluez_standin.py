@@ -8,8 +8,8 @@ endpoints (Media1.RegisterApplication or RegisterEndpoint) and its hands-free pr
 (ProfileManager1.RegisterProfile); once both are there, the headset "connects": its A2DP sink is
 configured on the server's SBC source endpoint with a MediaTransport1 whose Acquire hands out one end
 of a socket pair (a server that switches codecs configures the headset's endpoint again, and gets a
-new transport, as from BlueZ), and its hands-free unit opens an RFCOMM stand-in (a socket pair) to the server's
-HFP audio gateway profile and speaks the headset's side of the AT handshake. The server then makes a
+new transport, as from BlueZ), and its hands-free unit opens an RFCOMM stand-in (a socket pair) to
+the server's HFP audio gateway profile and speaks the headset's side of the AT handshake. The server then makes a
 card with both profiles, as it does for a real headset.
 
 Prints `ready` once it owns the name, and `connected` once the server answered both connections.
@@ -193,7 +193,6 @@ class Headset:
     """The headset's side: the A2DP configuration and the hands-free unit's AT handshake."""
 
     def __init__(self):
-        self.a2dp = False
         self.transport = None  # the A2DP transport, with the server endpoint it was configured on
         self.configurations = 0  # transports made so far, to name each new one
         self.hfp = None  # our end of the RFCOMM stand-in
@@ -202,10 +201,12 @@ class Headset:
         self.answers = set()  # "a2dp", "hfp": the connections the server took
 
     def connect_when_ready(self):
+        """Connects what is not connected yet and the server is ready for; nothing while the headset is away."""
+        if DEVICE not in objects.interfaces:
+            return False
         source = next((e for e in adapter.endpoints if e[2] == A2DP_SOURCE and e[3] == 0), None)
         gateway = root.profiles.get(HFP_AG)
-        if not self.a2dp and source is not None:
-            self.a2dp = True
+        if self.transport is None and source is not None:
             self.configure_a2dp((source[0], source[1]), SBC_CONFIGURATION)
         if self.hfp is None and gateway is not None:
             self.connect_hfp(gateway)
@@ -215,8 +216,8 @@ class Headset:
         """Configures a new A2DP transport on a server endpoint (sender, path), in place of the old one."""
         self.clear_a2dp()
         sender, path = endpoint
+        transport_path = dbus.ObjectPath(f"{REMOTE_SEP}/fd{self.configurations}")
         self.configurations += 1
-        transport_path = dbus.ObjectPath(f"{REMOTE_SEP}/fd{self.configurations - 1}")
         transport = {
             "Device": DEVICE, "UUID": A2DP_SOURCE, "Codec": dbus.Byte(0), "Configuration": configuration,
             "State": "idle", "Volume": dbus.UInt16(100), "Endpoint": REMOTE_SEP,
@@ -305,7 +306,6 @@ class Headset:
         if DEVICE not in objects.interfaces:
             objects.add(DEVICE, device_interfaces())
             objects.add(REMOTE_SEP, remote_endpoint_interfaces())
-        self.a2dp = False
         self.buffer = b""
         self.sent = []
         self.answers = set()
