@@ -19,10 +19,11 @@ public final class BridgeCore: @unchecked Sendable {
     private var settledObservers: [(PolicyEvent) -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
 
-    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine()) {
+    /// A core for `server`; `sharedMemory` as ``ServerAdapter/init(loop:server:sharedMemory:)`` has it.
+    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine(), sharedMemory: Bool = true) {
         self.loop = loop
         self.engine = engine
-        adapter = ServerAdapter(loop: loop, server: server)
+        adapter = ServerAdapter(loop: loop, server: server, sharedMemory: sharedMemory)
         adapter.onEvent = { [unowned self] event in self.send(event) }
     }
 

@@ -223,7 +223,8 @@ extension Daemon {
     public static func restoreJournal(options: DaemonOptions) throws {
         let loop = try PulseLoop()
         let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
-        let core = BridgeCore(loop: loop, server: server)
+        // A short connection to a server that may be going away: no shared memory (see ServerAdapter+SharedMemory).
+        let core = BridgeCore(loop: loop, server: server, sharedMemory: false)
         let journal = try EffectJournal(directory: options.journalDirectory)
         guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)

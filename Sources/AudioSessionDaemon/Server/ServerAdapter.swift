@@ -16,12 +16,22 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Receives engine events, on the loop thread.
     public var onEvent: (PolicyEvent) -> Void = { _ in }
     /// Whether a context is connected and read.
-    public private(set) var isConnected = false
+    public internal(set) var isConnected = false
     /// Runs each time the server has been read completely (after connecting and after every reconnection).
     public var onReady: () -> Void = {}
 
     /// The server connection (nil while there is none); its commands are in `ServerAdapter+Commands`.
-    private(set) var context: PulseContext?
+    var context: PulseContext?
+    /// Whether the bridge's connection may take up the server's shared memory (see
+    /// `ServerAdapter+SharedMemory`), whether the next connection does, and whether the current one did.
+    let wantsSharedMemory: Bool
+    var nextConnectionSharesMemory: Bool
+    var contextSharesMemory = false
+    /// The connection with shared memory being made to take over from one without, and the connection
+    /// it took over from until that one's last answers are in (see `ServerAdapter+SharedMemory`).
+    var upgrading: PulseContext?
+    var retiring: PulseContext?
+    lazy var upgradeTimer = PulseTimer(loop: loop) { [unowned self] in self.beginSharedMemoryUpgrade() }
 
     /// The connected context, for one-off commands of the shell (nil while disconnected).
     public var currentContext: PulseContext? { isConnected ? context : nil }
@@ -56,9 +66,13 @@ public final class ServerAdapter: @unchecked Sendable {
     static let firstBackoff = Duration.milliseconds(100)
     static let maximumBackoff = Duration.seconds(2)
 
-    public init(loop: PulseLoop, server: String?) {
+    /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory
+    /// (see `ServerAdapter+SharedMemory`).
+    public init(loop: PulseLoop, server: String?, sharedMemory: Bool = true) {
         self.loop = loop
         self.server = server
+        wantsSharedMemory = sharedMemory
+        nextConnectionSharesMemory = sharedMemory
     }
 
     /// Connects now; on the loop thread.
@@ -77,14 +91,15 @@ public final class ServerAdapter: @unchecked Sendable {
         forgetPendingQueries()
         defaultsCheck.stop()
         endMoveConnections()
+        endSharedMemoryUpgrade()
     }
 
     private func connect() {
         guard !stopped, context == nil else { return }
         do {
-            let context = try PulseContext(loop: loop, name: "audiosessiond",
-                                           properties: ["application.id": "io.github.audiosession.Bridge1"], sharedMemory: false)
+            let context = try makeContext(sharedMemory: nextConnectionSharesMemory)
             self.context = context
+            contextSharesMemory = nextConnectionSharesMemory
             context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
             context.onChange = { [unowned self] change in self.changed(change) }
             try context.connect(server: server)
@@ -93,7 +108,13 @@ public final class ServerAdapter: @unchecked Sendable {
         }
     }
 
-    private func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
+    /// A context of the bridge's, not yet connected.
+    func makeContext(sharedMemory: Bool) throws(PulseError) -> PulseContext {
+        try PulseContext(loop: loop, name: "audiosessiond", properties: ["application.id": "io.github.audiosession.Bridge1"],
+                         sharedMemory: sharedMemory)
+    }
+
+    func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
         guard context === self.context else { return }
         switch state {
         case .ready:
@@ -106,7 +127,9 @@ public final class ServerAdapter: @unchecked Sendable {
     }
 
     /// The context is dead: tell the engine once, discard the context, and try again later.
-    private func connectionFailed() {
+    func connectionFailed() {
+        endSharedMemoryUpgrade()
+        nextConnectionSharesMemory = false
         if let dead = context {
             dead.disconnect()
             context = nil
@@ -145,6 +168,7 @@ public final class ServerAdapter: @unchecked Sendable {
                 self.onEvent(.serverReset)
             }
             self.onReady()
+            self.scheduleSharedMemoryUpgrade()
         }
         context.serverInfo(group.track { [unowned self] (info: PulseServerInfo) in self.serverInfoReported(info) })
         context.sinks(group.track { [unowned self] (items: [PulseDevice]) in
@@ -170,7 +194,7 @@ public final class ServerAdapter: @unchecked Sendable {
 
     // MARK: Subscription events
 
-    private func changed(_ change: PulseChange) {
+    func changed(_ change: PulseChange) {
         guard let context, context.state == .ready else { return }
         let sameObject = { (other: PulseChange) in other.facility == change.facility && other.index == change.index }
         if change.kind == .remove {
@@ -202,7 +226,7 @@ public final class ServerAdapter: @unchecked Sendable {
         newQueriesHeldFor = news.count
         for change in news {
             ask(change, context) { [unowned self] in
-                guard self.context === context else { return }  // answered by a connection since replaced
+                guard isCurrent(context) else { return }  // answered by a connection since replaced
                 newQueriesHeldFor -= 1
                 guard newQueriesHeldFor == 0 else { return }
                 let held = heldChanges
@@ -211,6 +235,9 @@ public final class ServerAdapter: @unchecked Sendable {
             }
         }
     }
+
+    /// Whether answers on `context` still count: it is the connection, or the one it took over from.
+    private func isCurrent(_ context: PulseContext) -> Bool { context === self.context || context === retiring }
 
     /// Forgets the queries not sent yet (the connection is gone).
     private func forgetPendingQueries() {
@@ -224,7 +251,7 @@ public final class ServerAdapter: @unchecked Sendable {
     private func ask(_ change: PulseChange, _ context: PulseContext, answered whenAnswered: @escaping () -> Void = {}) {
         let asked = order.querySent()
         let answered = { [unowned self] in
-            guard self.context === context else { return whenAnswered() }
+            guard self.isCurrent(context) else { return whenAnswered() }
             self.order.queryAnswered(asked)
             whenAnswered()
         }

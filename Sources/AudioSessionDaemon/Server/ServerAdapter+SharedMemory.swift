@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+import PulseAudioClient
+
+/// The bridge's connection and the server's shared memory.
+///
+/// A client with shared memory gets PulseAudio's shared ring buffer (srbchannel) for its commands, and
+/// the server then takes all the commands waiting there in one turn of its loop. Over the socket alone
+/// it takes one packet per turn: the ten mutes of a call next to ten music streams were made over
+/// about a millisecond, each with a turn of the sink's thread and an announcement to every subscriber
+/// in between, where with the ring buffer they are made together (see docs/DECISIONS.md).
+///
+/// libpulse 16.1 can spin forever when a connection dies while it switches to that ring buffer, right
+/// after the handshake: `pa_pstream_unlink` loops while the switch is pending. A server that has just
+/// come back is the one most likely to go away again while the bridge connects. So the connection
+/// that follows a lost server (or a failed attempt) shares no memory, and a connection with shared
+/// memory takes over from it once the server has stayed up for ``sharedMemoryDelay``: it subscribes
+/// first, the old one stays until its last answers are in, and the engine sees nothing of the change.
+extension ServerAdapter {
+    /// How long a server must stay up before the bridge's connection takes up its shared memory.
+    static let sharedMemoryDelay = Duration.seconds(3)
+
+    /// After the server was read: plans the takeover when the connection shares no memory but may.
+    /// pipewire-pulse offers no ring buffer, so there it is not worth a connection.
+    func scheduleSharedMemoryUpgrade() {
+        guard wantsSharedMemory, !contextSharesMemory, !isPipeWire, upgrading == nil else { return }
+        upgradeTimer.arm(after: Self.sharedMemoryDelay)
+    }
+
+    /// Connects the connection with shared memory; it takes over once it is subscribed.
+    func beginSharedMemoryUpgrade() {
+        guard isConnected, upgrading == nil, context != nil, let fresh = try? makeContext(sharedMemory: true) else { return }
+        upgrading = fresh
+        fresh.onStateChange = { [unowned self, unowned fresh] state in
+            guard fresh === upgrading else { return }
+            switch state {
+            case .ready:
+                fresh.subscribe { [unowned self] result in
+                    guard fresh === upgrading else { return }
+                    if case .failure = result { abandonSharedMemoryUpgrade() } else { takeOver(from: fresh) }
+                }
+            case .failed, .terminated: abandonSharedMemoryUpgrade()
+            default: break
+            }
+        }
+        do { try fresh.connect(server: server) } catch { abandonSharedMemoryUpgrade() }
+    }
+
+    /// The subscribed connection becomes the bridge's. The old one goes on delivering its events (those
+    /// the server sent before the new one subscribed may still be unread) and its answers until a
+    /// last round trip, then it is disconnected.
+    private func takeOver(from fresh: PulseContext) {
+        upgrading = nil
+        guard let old = context else { return fresh.disconnect() }
+        fresh.onStateChange = { [unowned self, unowned fresh] state in self.stateChanged(state, of: fresh) }
+        fresh.onChange = { [unowned self] change in self.changed(change) }
+        context = fresh
+        contextSharesMemory = true
+        retiring = old
+        old.onStateChange = { [unowned self, unowned old] state in
+            if state == .failed || state == .terminated { self.retire(old) }
+        }
+        old.serverInfo { [unowned self] _ in self.retire(old) }
+    }
+
+    /// Disconnects the connection that was taken over from, once.
+    private func retire(_ old: PulseContext) {
+        guard old === retiring else { return }
+        retiring = nil
+        old.onStateChange = nil
+        old.onChange = nil
+        old.disconnect()
+        loop.perform { _ = old }  // released after the callback that retired it has returned
+    }
+
+    /// The connection with shared memory failed: the current one stays, and the takeover is tried again.
+    private func abandonSharedMemoryUpgrade() {
+        guard let fresh = upgrading else { return }
+        upgrading = nil
+        fresh.onStateChange = nil
+        fresh.disconnect()
+        loop.perform { _ = fresh }
+        if isConnected { scheduleSharedMemoryUpgrade() }
+    }
+
+    /// Ends a takeover under way and the retiring connection (the server is gone, or the bridge stops).
+    func endSharedMemoryUpgrade() {
+        upgradeTimer.disarm()
+        abandonSharedMemoryUpgrade()
+        if let old = retiring { retire(old) }
+    }
+}
