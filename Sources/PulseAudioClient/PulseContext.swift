@@ -35,9 +35,9 @@ public final class PulseContext: @unchecked Sendable {
 
     /// Creates a context (`pa_context_new_with_proplist`) with the client name and properties.
     ///
-    /// With `sharedMemory` false the context uses no shared memory with the server, which a connection
-    /// that carries no audio does not need: libpulse 16.1 can hang when such a connection dies while it
-    /// takes up the shared ring buffer the server offers (see `NoSharedMemoryConfiguration`).
+    /// With `sharedMemory` false the context uses no shared memory with the server, and so no shared
+    /// ring buffer for its commands either: libpulse 16.1 can hang when a connection dies while it
+    /// takes that ring buffer up (see `NoSharedMemoryConfiguration`).
     public init(loop: PulseLoop, name: String, properties: [String: String] = [:], sharedMemory: Bool = true) throws(PulseError) {
         self.loop = loop
         let list = pa_proplist_new()

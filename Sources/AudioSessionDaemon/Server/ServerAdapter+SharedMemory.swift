@@ -19,6 +19,12 @@ extension ServerAdapter {
     /// How long a server must stay up before the bridge's connection takes up its shared memory.
     static let sharedMemoryDelay = Duration.seconds(3)
 
+    /// A context of the bridge's, not yet connected.
+    func makeContext(sharedMemory: Bool) throws(PulseError) -> PulseContext {
+        try PulseContext(loop: loop, name: "audiosessiond", properties: ["application.id": "io.github.audiosession.Bridge1"],
+                         sharedMemory: sharedMemory)
+    }
+
     /// After the server was read: plans the takeover when the connection shares no memory but may.
     /// pipewire-pulse offers no ring buffer, so there it is not worth a connection.
     func scheduleSharedMemoryUpgrade() {
@@ -50,7 +56,11 @@ extension ServerAdapter {
     /// last round trip, then it is disconnected.
     private func takeOver(from fresh: PulseContext) {
         upgrading = nil
-        guard let old = context else { return fresh.disconnect() }
+        guard let old = context else {
+            fresh.disconnect()
+            loop.perform { _ = fresh }  // released after the callback that brought it here has returned
+            return
+        }
         fresh.onStateChange = { [unowned self, unowned fresh] state in self.stateChanged(state, of: fresh) }
         fresh.onChange = { [unowned self] change in self.changed(change) }
         context = fresh
@@ -72,20 +82,20 @@ extension ServerAdapter {
         loop.perform { _ = old }  // released after the callback that retired it has returned
     }
 
-    /// The connection with shared memory failed: the current one stays, and the takeover is tried again.
-    private func abandonSharedMemoryUpgrade() {
+    /// The connection with shared memory failed: the current one stays, and with `again` the takeover
+    /// is tried again later.
+    private func abandonSharedMemoryUpgrade(again: Bool = true) {
         guard let fresh = upgrading else { return }
         upgrading = nil
-        fresh.onStateChange = nil
         fresh.disconnect()
         loop.perform { _ = fresh }
-        if isConnected { scheduleSharedMemoryUpgrade() }
+        if again && isConnected { scheduleSharedMemoryUpgrade() }
     }
 
     /// Ends a takeover under way and the retiring connection (the server is gone, or the bridge stops).
     func endSharedMemoryUpgrade() {
         upgradeTimer.disarm()
-        abandonSharedMemoryUpgrade()
+        abandonSharedMemoryUpgrade(again: false)
         if let old = retiring { retire(old) }
     }
 }

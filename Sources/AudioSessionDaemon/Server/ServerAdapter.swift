@@ -108,12 +108,6 @@ public final class ServerAdapter: @unchecked Sendable {
         }
     }
 
-    /// A context of the bridge's, not yet connected.
-    func makeContext(sharedMemory: Bool) throws(PulseError) -> PulseContext {
-        try PulseContext(loop: loop, name: "audiosessiond", properties: ["application.id": "io.github.audiosession.Bridge1"],
-                         sharedMemory: sharedMemory)
-    }
-
     func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
         guard context === self.context else { return }
         switch state {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 
-/// A libpulse client configuration that turns shared memory off, for connections that carry no audio.
+/// A libpulse client configuration that turns shared memory off, for connections that must not risk it.
 ///
 /// libpulse 16.1 can spin forever when a connection dies while it switches to the shared ring buffer
 /// (srbchannel) a server offers right after the handshake: `pa_pstream_unlink` loops while a switch is
