@@ -153,6 +153,46 @@ struct ServerAdapterTests {
         #expect(try bridge.device(named: "speaker").portDescription.portType == .speaker)
     }
 
+    @Test("after a restart, the connection with shared memory takes over under stream churn and loses nothing")
+    func sharedMemoryTakeoverUnderChurn() throws {
+        let bridge = try BridgeUnderTest(.pulseaudio)
+        defer { bridge.stop() }
+        bridge.server.killServer()
+        try waitUntil("the loss") { !bridge.isConnected }
+        try bridge.server.restartServer()
+        try waitUntil("the bridge back") { bridge.isConnected }
+        let bridgeClient = { bridge.cache.clients.values.filter { $0.properties["application.id"] == "io.github.audiosession.Bridge1" } }
+        // Streams come and go until the bridge's connection is one made after the churn began (the takeover
+        // comes 3 s after the read), and for a while after.
+        var players: [TestProcess] = []
+        var firstChurnClient: UInt32?
+        var takenOverAt: ContinuousClock.Instant?
+        var number = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, takenOverAt.map({ ContinuousClock.now - $0 < .seconds(1) }) ?? true {
+            players.append(try bridge.server.play(app: "churn\(number)", role: number % 2 == 0 ? "music" : nil))
+            _ = try bridge.server.reportedStream(of: "churn\(number)")
+            if players.count > 4 { _ = players.removeFirst().stop() }
+            if firstChurnClient == nil { firstChurnClient = bridge.cache.clients.values.filter { $0.name == "churn0" }.map(\.index).first }
+            if takenOverAt == nil, let first = firstChurnClient, bridgeClient().map(\.index).allSatisfy({ $0 > first }),
+               bridgeClient().count == 1 {
+                takenOverAt = .now
+            }
+            number += 1
+        }
+        #expect(takenOverAt != nil, "no connection took over: \(bridgeClient())")
+        let fresh = try FreshIntrospection(address: bridge.server.address)
+        defer { fresh.close() }
+        try waitUntil("the cache to equal a fresh introspection", timeout: .seconds(10)) {
+            try CacheProjection(bridge.cache) == CacheProjection(fresh.read())
+        }
+        try waitUntil("the engine to know the live streams and no others") {
+            Set(bridge.engine.streamInfos.values.map(\.app.name)) == Set(players.indices.map { "churn\(number - players.count + $0)" })
+        }
+        #expect(bridgeClient().count == 1)
+        #expect(bridge.seenEvents().filter { $0 == .serverReset }.count == 1, "the takeover is no second reset")
+    }
+
     @Test("fifty add/remove cycles of a device with 20 live streams leave the cache equal to a fresh introspection",
           arguments: SoundServerKind.allCases)
     func cacheSurvivesChurn(kind: SoundServerKind) throws {

@@ -67,10 +67,15 @@ extension ServerAdapter {
         contextSharesMemory = true
         retiring = old
         old.onStateChange = { [unowned self, unowned old] state in
-            if state == .failed || state == .terminated { self.retire(old) }
+            guard state == .failed || state == .terminated, old === retiring else { return }
+            retire(old)
+            if self.context?.state == .ready { retiringConnectionFailed() }
         }
         old.serverInfo { [unowned self] _ in self.retire(old) }
     }
+
+    /// Whether answers on `context` still count: it is the connection, or the one it took over from.
+    func isCurrent(_ context: PulseContext) -> Bool { context === self.context || context === retiring }
 
     /// Disconnects the connection that was taken over from, once.
     private func retire(_ old: PulseContext) {

@@ -148,7 +148,7 @@ public final class ServerAdapter: @unchecked Sendable {
     }
 
     /// After (re)connecting: reads every object, feeds it to the engine, then announces the reset.
-    private func readEverything() {
+    func readEverything() {
         guard let context else { return }
         let started = order.querySent()
         let group = CompletionGroup { [unowned self] failed in
@@ -225,13 +225,19 @@ public final class ServerAdapter: @unchecked Sendable {
                 guard newQueriesHeldFor == 0 else { return }
                 let held = heldChanges
                 heldChanges = []
-                if context.state == .ready { held.forEach { ask($0, context) } }
+                // On the connection now (a takeover may have retired the one the answer came on).
+                if let current = self.context, current.state == .ready { held.forEach { ask($0, current) } }
             }
         }
     }
 
-    /// Whether answers on `context` still count: it is the connection, or the one it took over from.
-    private func isCurrent(_ context: PulseContext) -> Bool { context === self.context || context === retiring }
+    /// The connection taken over from failed before its last answers came in: those answers (a new
+    /// stream's among them) are read again on the connection there is now, with everything else.
+    func retiringConnectionFailed() {
+        heldChanges = []
+        newQueriesHeldFor = 0
+        readEverything()
+    }
 
     /// Forgets the queries not sent yet (the connection is gone).
     private func forgetPendingQueries() {
