@@ -19,11 +19,13 @@ public final class BridgeCore: @unchecked Sendable {
     private var settledObservers: [(PolicyEvent) -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
 
-    /// A core for `server`; `sharedMemory` as ``ServerAdapter/init(loop:server:sharedMemory:)`` has it.
-    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine(), sharedMemory: Bool = true) {
+    /// A core for `server`; `sharedMemory` and `sharedMemoryDelay` as
+    /// ``ServerAdapter/init(loop:server:sharedMemory:sharedMemoryDelay:)`` has them.
+    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine(), sharedMemory: Bool = true,
+                sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) {
         self.loop = loop
         self.engine = engine
-        adapter = ServerAdapter(loop: loop, server: server, sharedMemory: sharedMemory)
+        adapter = ServerAdapter(loop: loop, server: server, sharedMemory: sharedMemory, sharedMemoryDelay: sharedMemoryDelay)
         adapter.onEvent = { [unowned self] event in self.send(event) }
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// server then takes the bridge's commands together (a call's mutes in one turn of its loop). libpulse
 /// 16.1 can spin forever when a connection dies while it switches to the shared ring buffer (seen once
 /// in a hundred restarts of PulseAudio under the bridge), so after a lost server the bridge reconnects
-/// without it and takes it up again on a connection of its own once the server has stayed up.
+/// without it and takes it up again on a connection of its own once the server has stayed up 30 s.
 @Suite("The bridge's server connections")
 struct ServerConnectionTests {
     /// The lines of a process's memory map that are PulseAudio's shared memory pools.
@@ -39,8 +39,8 @@ struct ServerConnectionTests {
         #expect(try bridgeConnections(server) == 1)
     }
 
-    @Test("after PulseAudio restarts, a connection with shared memory takes over unseen, and calls still mute music")
-    func sharedMemoryAfterRestart() throws {
+    @Test("after PulseAudio restarts, the bridge reconnects without shared memory, and calls still mute music")
+    func noSharedMemoryAfterRestart() throws {
         let server = try SoundServer(.pulseaudio)
         defer { server.stop() }
         let daemon = try BridgeDaemon(server: server)
@@ -49,17 +49,14 @@ struct ServerConnectionTests {
         server.killServer()
         try server.restartServer()
         try waitUntil("the bridge to be back") { records(daemon, "server.reset") == 1 }
+        // The connection with shared memory takes over only after the server has stayed up for 30 s
+        // (the takeover itself is tested in ServerAdapterTests, with a shorter wait).
+        #expect(sharedPools(of: daemon.process.pid).isEmpty, "\(sharedPools(of: daemon.process.pid))")
         _ = try server.play(app: "Music", role: "music")
         let music = try server.reportedStream(of: "Music")
-        try waitUntil("the bridge to map the new server's shared memory", timeout: .seconds(15)) {
-            let connections = try bridgeConnections(server)
-            return connections == 1 && !sharedPools(of: daemon.process.pid).isEmpty
-        }
         _ = try server.play(app: "Phone", role: "phone")
         try waitUntil("the call to mute the music") { try server.reportedStream(index: music.index)?.mute == true }
-        #expect(records(daemon, "server.reset") == 1, "the takeover is no second reset")
+        #expect(try bridgeConnections(server) == 1)
         #expect(records(daemon, "server.lost") == 1)
-        #expect(daemon.records.filter { $0["event"] as? String == "stream.added" && $0["app"] as? String == "Music" }.count == 1,
-                "the engine saw the music stream once: \(daemon.diagnosis(lastRecords: 20))")
     }
 }

@@ -14,10 +14,11 @@ final class BridgeUnderTest: @unchecked Sendable {
     private let events = Recorder<PolicyEvent>()
     private let actions = Recorder<PolicyAction>()
 
-    init(_ kind: SoundServerKind, engine: PolicyEngine = PolicyEngine()) throws {
+    init(_ kind: SoundServerKind, engine: PolicyEngine = PolicyEngine(),
+         sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) throws {
         server = try SoundServer(kind)
         loop = try PulseLoop()
-        core = BridgeCore(loop: loop, server: server.address, engine: engine)
+        core = BridgeCore(loop: loop, server: server.address, engine: engine, sharedMemoryDelay: sharedMemoryDelay)
         loop.start()
         loop.perform { [self] in
             core.observeEvents { [events] in events.append($0) }

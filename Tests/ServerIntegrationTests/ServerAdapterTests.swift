@@ -155,7 +155,7 @@ struct ServerAdapterTests {
 
     @Test("after a restart, the connection with shared memory takes over under stream churn and loses nothing")
     func sharedMemoryTakeoverUnderChurn() throws {
-        let bridge = try BridgeUnderTest(.pulseaudio)
+        let bridge = try BridgeUnderTest(.pulseaudio, sharedMemoryDelay: .seconds(2))
         defer { bridge.stop() }
         bridge.server.killServer()
         try waitUntil("the loss") { !bridge.isConnected }
@@ -163,7 +163,7 @@ struct ServerAdapterTests {
         try waitUntil("the bridge back") { bridge.isConnected }
         let bridgeClient = { bridge.cache.clients.values.filter { $0.properties["application.id"] == "io.github.audiosession.Bridge1" } }
         // Streams come and go until the bridge's connection is one made after the churn began (the takeover
-        // comes 3 s after the read), and for a while after.
+        // comes 2 s after the read here), and for a while after.
         var players: [TestProcess] = []
         var firstChurnClient: UInt32?
         var takenOverAt: ContinuousClock.Instant?

@@ -9,15 +9,17 @@ import PulseAudioClient
 /// about a millisecond, each with a turn of the sink's thread and an announcement to every subscriber
 /// in between, where with the ring buffer they are made together (see docs/DECISIONS.md).
 ///
-/// libpulse 16.1 can spin forever when a connection dies while it switches to that ring buffer, right
-/// after the handshake: `pa_pstream_unlink` loops while the switch is pending. A server that has just
-/// come back is the one most likely to go away again while the bridge connects. So the connection
-/// that follows a lost server (or a failed attempt) shares no memory, and a connection with shared
-/// memory takes over from it once the server has stayed up for ``sharedMemoryDelay``: it subscribes
-/// first, the old one stays until its last answers are in, and the engine sees nothing of the change.
+/// libpulse 16.1 can spin forever when the server goes away while a connection switches to that ring
+/// buffer, right after the handshake: when the server is gone before the client has taken in the
+/// ring buffer it was sent, the switch stays pending and `pa_pstream_unlink` loops on it. A server that
+/// has just come back is the one most likely to go away again while the bridge connects (the
+/// reliability runs restart it over and over). So the connection that follows a lost server (or a
+/// failed attempt) shares no memory, and a connection with shared memory takes over from it once the
+/// server has stayed up for ``sharedMemoryDelay``: it subscribes first, the old one stays until its
+/// last answers are in, and the engine sees nothing of the change.
 extension ServerAdapter {
     /// How long a server must stay up before the bridge's connection takes up its shared memory.
-    static let sharedMemoryDelay = Duration.seconds(3)
+    public static let sharedMemoryDelay = Duration.seconds(30)
 
     /// A context of the bridge's, not yet connected.
     func makeContext(sharedMemory: Bool) throws(PulseError) -> PulseContext {
@@ -29,7 +31,7 @@ extension ServerAdapter {
     /// pipewire-pulse offers no ring buffer, so there it is not worth a connection.
     func scheduleSharedMemoryUpgrade() {
         guard wantsSharedMemory, !contextSharesMemory, !isPipeWire, upgrading == nil else { return }
-        upgradeTimer.arm(after: Self.sharedMemoryDelay)
+        upgradeTimer.arm(after: sharedMemoryDelay)
     }
 
     /// Connects the connection with shared memory; it takes over once it is subscribed.

@@ -25,6 +25,8 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Whether the bridge's connection may take up the server's shared memory (see
     /// `ServerAdapter+SharedMemory`), whether the next connection does, and whether the current one did.
     let wantsSharedMemory: Bool
+    /// How long a server must stay up before a connection with shared memory takes over.
+    let sharedMemoryDelay: Duration
     var nextConnectionSharesMemory: Bool
     var contextSharesMemory = false
     /// The connection with shared memory being made to take over from one without, and the connection
@@ -66,12 +68,15 @@ public final class ServerAdapter: @unchecked Sendable {
     static let firstBackoff = Duration.milliseconds(100)
     static let maximumBackoff = Duration.seconds(2)
 
-    /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory
-    /// (see `ServerAdapter+SharedMemory`).
-    public init(loop: PulseLoop, server: String?, sharedMemory: Bool = true) {
+    /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory,
+    /// after a lost server once the server has stayed up for `sharedMemoryDelay` (see
+    /// `ServerAdapter+SharedMemory`).
+    public init(loop: PulseLoop, server: String?, sharedMemory: Bool = true,
+                sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) {
         self.loop = loop
         self.server = server
         wantsSharedMemory = sharedMemory
+        self.sharedMemoryDelay = sharedMemoryDelay
         nextConnectionSharesMemory = sharedMemory
     }
 
