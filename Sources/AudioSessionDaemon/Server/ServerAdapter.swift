@@ -12,7 +12,7 @@ public final class ServerAdapter: @unchecked Sendable {
     /// The server address (`unix:/path`), or nil for libpulse's default.
     public let server: String?
     /// The server's objects as last seen.
-    public private(set) var cache = ServerCache()
+    public internal(set) var cache = ServerCache()
     /// Receives engine events, on the loop thread.
     public var onEvent: (PolicyEvent) -> Void = { _ in }
     /// Whether a context is connected and read.
@@ -42,7 +42,7 @@ public final class ServerAdapter: @unchecked Sendable {
     private var lostAnnounced = false
     private var stopped = false
     /// Orders queries and removals so that a late answer never resurrects a removed object.
-    private var order = QueryOrder()
+    var order = QueryOrder()
     /// Subscription events that need a query, gathered over a loop turn and asked for at its end: new
     /// objects first (a stream an app just started matters most, and a new stream comes with a change
     /// event for every other stream on its sink), a burst of changes to one object once.
@@ -50,10 +50,10 @@ public final class ServerAdapter: @unchecked Sendable {
     private var heldChanges: [PulseChange] = []
     private var newQueriesHeldFor = 0
     /// Each known stream's process (its chain and sandbox), with the process it was read for.
-    private var streamProcesses: [StreamID: ProcessFacts] = [:]
+    var streamProcesses: [StreamID: ProcessFacts] = [:]
     /// Each client's process, read when the client connects: an app connects before it plays, so its
     /// streams find their process here instead of reading `/proc` while a call waits.
-    private var clientProcesses: [UInt32: ProcessFacts] = [:]
+    var clientProcesses: [UInt32: ProcessFacts] = [:]
     /// The default sink and source as the bridge's own connection names them (on PipeWire they can lag
     /// behind the server's; see ``DefaultDeviceCheck``), for moves (see `ServerAdapter+Commands`).
     var connectionDefaults: (sink: String?, source: String?) = (nil, nil)
@@ -61,7 +61,7 @@ public final class ServerAdapter: @unchecked Sendable {
     var moveConnections: [ErrandConnection] = []
     private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
     /// The defaults as a new connection reads them, which PipeWire needs (see ``DefaultDeviceCheck``).
-    private lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
+    lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
         self.defaultsChecked($0)
     }
 
@@ -297,111 +297,5 @@ public final class ServerAdapter: @unchecked Sendable {
                 answered()
             }
         }
-    }
-
-    private func removed(_ facility: PulseFacility, _ index: UInt32) {
-        let known = cache.remove(facility, index)
-        guard known else { return }  // a remove for an object never seen is ignored
-        switch facility {
-        case .sink: onEvent(.deviceVanished(DeviceID(.output, index)))
-        case .source: onEvent(.deviceVanished(DeviceID(.input, index)))
-        case .sinkInput, .sourceOutput:
-            let id = StreamID(facility == .sinkInput ? .output : .input, index)
-            streamProcesses[id] = nil
-            onEvent(.streamVanished(id))
-        case .card: onEvent(.cardVanished(index))
-        case .client: clientProcesses[index] = nil
-        case .server: break
-        }
-    }
-
-    /// Whether the server is pipewire-pulse, whose defaults come from ``DefaultDeviceCheck``.
-    var isPipeWire: Bool { cache.server?.name.contains("PipeWire") == true }
-
-    private func checkDefaultsOnPipeWire() {
-        if isPipeWire { defaultsCheck.request() }
-    }
-
-    /// The server's information from the bridge's connection. On PipeWire its defaults are taken only
-    /// when the connection is new (the cache is empty then); after that they come from
-    /// ``defaultsChecked(_:)``.
-    private func serverInfoReported(_ reported: PulseServerInfo) {
-        connectionDefaults = (reported.defaultSinkName, reported.defaultSourceName)
-        guard isPipeWire, let known = cache.server else { return serverInfoArrived(reported) }
-        var info = reported
-        info.defaultSinkName = known.defaultSinkName
-        info.defaultSourceName = known.defaultSourceName
-        serverInfoArrived(info)
-        defaultsCheck.request()
-    }
-
-    /// The defaults as a new connection read them.
-    private func defaultsChecked(_ checked: PulseServerInfo) {
-        guard isConnected, var info = cache.server else { return }
-        info.defaultSinkName = checked.defaultSinkName
-        info.defaultSourceName = checked.defaultSourceName
-        serverInfoArrived(info)
-    }
-
-    private func serverInfoArrived(_ info: PulseServerInfo) {
-        let changed = cache.server != info
-        cache.server = info
-        if changed {
-            onEvent(.serverInfo(name: info.name, version: info.version, defaultOutput: info.defaultSinkName,
-                                defaultInput: info.defaultSourceName))
-        }
-    }
-
-    private func deviceArrived(_ device: PulseDevice, askedAt: UInt64) {
-        let facility: PulseFacility = device.isSink ? .sink : .source
-        guard !order.isStale(facility, device.index, askedAt: askedAt) else { return }
-        let previous = device.isSink ? cache.sinks[device.index] : cache.sources[device.index]
-        if device.isSink { cache.sinks[device.index] = device } else { cache.sources[device.index] = device }
-        guard previous != device else { return }
-        if previous == nil { checkDefaultsOnPipeWire() }
-        let info = ServerTranslation.device(device)
-        onEvent(previous == nil ? .deviceAppeared(info) : .deviceChanged(info))
-    }
-
-    private func cardArrived(_ card: PulseCard, askedAt: UInt64) {
-        guard !order.isStale(.card, card.index, askedAt: askedAt) else { return }
-        let previous = cache.cards[card.index]
-        cache.cards[card.index] = card
-        guard previous != card else { return }
-        onEvent(previous == nil ? .cardAppeared(ServerTranslation.card(card)) : .cardChanged(ServerTranslation.card(card)))
-    }
-
-    private func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
-        guard !order.isStale(.client, client.index, askedAt: askedAt) else { return }
-        cache.clients[client.index] = client
-        if let pid = ServerTranslation.processID(client.properties), clientProcesses[client.index]?.pid != pid {
-            clientProcesses[client.index] = ProcessFacts.read(client.properties)
-        }
-    }
-
-    private func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
-        let stream = ServerTranslation.trimmed(reported)
-        let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
-        guard !order.isStale(facility, stream.index, askedAt: askedAt) else { return }
-        let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]
-        if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
-        // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
-        guard previous != stream, stream.client != nil else { return }
-        if let previous, previous.device != stream.device { checkDefaultsOnPipeWire() }
-        let info = ServerTranslation.stream(stream, process: process(of: stream))
-        onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
-    }
-
-    /// The stream's process: its client's when the stream names the client's process or none (a
-    /// native PipeWire node names none; its client does), else read from `/proc` when the stream
-    /// appears (or names another process), never on every change of its volume or state.
-    private func process(of stream: PulseStream) -> ProcessFacts {
-        let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
-        let pid = ServerTranslation.processID(stream.properties)
-        if let client = stream.client.flatMap({ clientProcesses[$0] }), pid == nil || client.pid == pid { return client }
-        if let known = streamProcesses[id], known.pid == pid { return known }
-        let facts = ProcessFacts.read(stream.properties)
-        streamProcesses[id] = facts
-        return facts
     }
 }

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+import PulseAudioClient
+
+/// What the server reported, taken into the cache and handed to the engine as events: objects that
+/// arrived or changed (a late answer about an object removed since is dropped) and objects removed.
+extension ServerAdapter {
+    /// The server removed an object: it leaves the cache, and the engine hears of it if it was known.
+    func removed(_ facility: PulseFacility, _ index: UInt32) {
+        let known = cache.remove(facility, index)
+        guard known else { return }  // a remove for an object never seen is ignored
+        switch facility {
+        case .sink: onEvent(.deviceVanished(DeviceID(.output, index)))
+        case .source: onEvent(.deviceVanished(DeviceID(.input, index)))
+        case .sinkInput, .sourceOutput:
+            let id = StreamID(facility == .sinkInput ? .output : .input, index)
+            streamProcesses[id] = nil
+            onEvent(.streamVanished(id))
+        case .card: onEvent(.cardVanished(index))
+        case .client: clientProcesses[index] = nil
+        case .server: break
+        }
+    }
+
+    /// Whether the server is pipewire-pulse, whose defaults come from ``DefaultDeviceCheck``.
+    var isPipeWire: Bool { cache.server?.name.contains("PipeWire") == true }
+
+    func checkDefaultsOnPipeWire() {
+        if isPipeWire { defaultsCheck.request() }
+    }
+
+    /// The server's information from the bridge's connection. On PipeWire its defaults are taken only
+    /// when the connection is new (the cache is empty then); after that they come from
+    /// ``defaultsChecked(_:)``.
+    func serverInfoReported(_ reported: PulseServerInfo) {
+        connectionDefaults = (reported.defaultSinkName, reported.defaultSourceName)
+        guard isPipeWire, let known = cache.server else { return serverInfoArrived(reported) }
+        var info = reported
+        info.defaultSinkName = known.defaultSinkName
+        info.defaultSourceName = known.defaultSourceName
+        serverInfoArrived(info)
+        defaultsCheck.request()
+    }
+
+    /// The defaults as a new connection read them.
+    func defaultsChecked(_ checked: PulseServerInfo) {
+        guard isConnected, var info = cache.server else { return }
+        info.defaultSinkName = checked.defaultSinkName
+        info.defaultSourceName = checked.defaultSourceName
+        serverInfoArrived(info)
+    }
+
+    func serverInfoArrived(_ info: PulseServerInfo) {
+        let changed = cache.server != info
+        cache.server = info
+        if changed {
+            onEvent(.serverInfo(name: info.name, version: info.version, defaultOutput: info.defaultSinkName,
+                                defaultInput: info.defaultSourceName))
+        }
+    }
+
+    func deviceArrived(_ device: PulseDevice, askedAt: UInt64) {
+        let facility: PulseFacility = device.isSink ? .sink : .source
+        guard !order.isStale(facility, device.index, askedAt: askedAt) else { return }
+        let previous = device.isSink ? cache.sinks[device.index] : cache.sources[device.index]
+        if device.isSink { cache.sinks[device.index] = device } else { cache.sources[device.index] = device }
+        guard previous != device else { return }
+        if previous == nil { checkDefaultsOnPipeWire() }
+        let info = ServerTranslation.device(device)
+        onEvent(previous == nil ? .deviceAppeared(info) : .deviceChanged(info))
+    }
+
+    func cardArrived(_ card: PulseCard, askedAt: UInt64) {
+        guard !order.isStale(.card, card.index, askedAt: askedAt) else { return }
+        let previous = cache.cards[card.index]
+        cache.cards[card.index] = card
+        guard previous != card else { return }
+        onEvent(previous == nil ? .cardAppeared(ServerTranslation.card(card)) : .cardChanged(ServerTranslation.card(card)))
+    }
+
+    func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
+        guard !order.isStale(.client, client.index, askedAt: askedAt) else { return }
+        cache.clients[client.index] = client
+        if let pid = ServerTranslation.processID(client.properties), clientProcesses[client.index]?.pid != pid {
+            clientProcesses[client.index] = ProcessFacts.read(client.properties)
+        }
+    }
+
+    func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
+        let stream = ServerTranslation.trimmed(reported)
+        let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
+        guard !order.isStale(facility, stream.index, askedAt: askedAt) else { return }
+        let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]
+        if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
+        // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
+        guard previous != stream, stream.client != nil else { return }
+        if let previous, previous.device != stream.device { checkDefaultsOnPipeWire() }
+        let info = ServerTranslation.stream(stream, process: process(of: stream))
+        onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
+    }
+
+    /// The stream's process: its client's when the stream names the client's process or none (a
+    /// native PipeWire node names none; its client does), else read from `/proc` when the stream
+    /// appears (or names another process), never on every change of its volume or state.
+    func process(of stream: PulseStream) -> ProcessFacts {
+        let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
+        let pid = ServerTranslation.processID(stream.properties)
+        if let client = stream.client.flatMap({ clientProcesses[$0] }), pid == nil || client.pid == pid { return client }
+        if let known = streamProcesses[id], known.pid == pid { return known }
+        let facts = ProcessFacts.read(stream.properties)
+        streamProcesses[id] = facts
+        return facts
+    }
+}
