@@ -198,8 +198,13 @@ struct ServerAdapterTests {
     func cacheSurvivesChurn(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
-        for n in 0..<20 { try bridge.server.play(app: "app\(n)", role: n % 2 == 0 ? "music" : nil) }
-        try waitUntil("20 streams in the cache", timeout: .seconds(20)) {
+        // One after the other: a burst of connects can overflow the server socket's listen backlog.
+        for n in 0..<20 {
+            try bridge.server.play(app: "app\(n)", role: n % 2 == 0 ? "music" : nil)
+            _ = try bridge.server.reportedStream(of: "app\(n)")
+        }
+        try waitUntil("20 streams in the cache (it has \(bridge.cache.sinkInputs.values.filter { $0.client != nil }.count); "
+                      + "the server \((try? bridge.server.streams().count) ?? -1))", timeout: .seconds(20)) {
             bridge.cache.sinkInputs.values.filter { $0.client != nil }.count == 20
         }
         for _ in 0..<50 {
