@@ -14,7 +14,10 @@ public final class BusService {
     let objects: ObjectServer
     private var pending: [RequestID: BusMessage] = [:]
     private var nextRequest: UInt64 = 1
-    private var sentProperties: [SessionID: [String: BusValue]] = [:]
+    /// Each session's properties as last announced, in the order of `SessionProperty.allCases`.
+    private var sentProperties: [SessionID: [BusValue]] = [:]
+    /// Sessions new in the step being replied to, whose first values are read once the reply has left.
+    private var unreadSessions: [SessionID] = []
     /// Who each caller is (its process and sandbox), looked up before its calls are served.
     lazy var callers = CallerIdentities(connection: connection)
     /// The connections that asked for the event log (`WatchEvents`).
@@ -189,15 +192,25 @@ public final class BusService {
             }
         }
         let ownerPID = hintedPID ?? callerPID
+        let ownerBinary = hintedPID == nil ? caller.executableName : ProcessAncestry.executableName(of: ownerPID)
         return forward(call) { .createSession($0, SessionRequest(
             owner: call.sender, ownerPID: ownerPID, appID: appID, token: Self.newToken(),
-            policyName: policyName, ownerBinary: ProcessAncestry.executableName(of: ownerPID))) }
+            policyName: policyName, ownerBinary: ownerBinary)) }
     }
 
-    /// 128 random bits, in hex.
+    /// 128 random bits, as 32 hex digits.
     static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
+        let bits = (generator.next() as UInt64, generator.next() as UInt64)
+        return String(unsafeUninitializedCapacity: 32) { digits in
+            for (offset, word) in [bits.0, bits.1].enumerated() {
+                for position in 0..<16 {
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * position)) & 0xF
+                    digits[offset * 16 + position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                }
+            }
+            return 32
+        }
     }
 
     // MARK: Sessions
@@ -286,10 +299,10 @@ public final class BusService {
             },
         ].merging(permissionSessionMethods()) { $1 }.merging(hardwareSessionMethods()) { $1 }
         var properties: [String: ExportedProperty] = [:]
-        for name in SessionProperties.names {
-            properties[name] = ExportedProperty(SessionProperties.signatures[name]!, getAt: { [unowned self] path in
+        for property in SessionProperty.allCases {
+            properties[property.rawValue] = ExportedProperty(property.signature, getAt: { [unowned self] path in
                 guard let session = Self.session(at: path).flatMap({ core.engine.sessions[$0] }) else { return .string("") }
-                return SessionProperties.value(name, of: session, in: core.engine)
+                return SessionProperties.value(property, of: session, in: core.engine)
             })
         }
         return ExportedInterface(name: BusContract.sessionInterface, methods: methods, properties: properties,
@@ -306,12 +319,14 @@ public final class BusService {
         // A client reading a property in its handler of a reply or a signal reads the state that
         // caused it (as on Apple's platforms): the properties of the step go out first.
         switch action {
-        case .reply, .interruption, .routeChange, .secondaryAudioHint, .mediaServicesLost, .mediaServicesReset:
+        case .reply: emitPropertyChanges(readingNewSessionsLater: true)
+        case .interruption, .routeChange, .secondaryAudioHint, .mediaServicesLost, .mediaServicesReset:
             emitPropertyChanges()
         default: break
         }
         switch action {
         case .reply(let request, let result):
+            defer { readNewSessions() }
             guard let message = pending.removeValue(forKey: request) else { return }
             switch result {
             case .success(.done): objects.reply(to: message, .reply([]))
@@ -358,8 +373,11 @@ public final class BusService {
 
     /// Emits PropertiesChanged for what changed since the last time, on every object. Only the sessions
     /// the engine wrote since then are computed again, unless what all of them depend on changed: an
-    /// event costs little however many sessions there are.
-    private func emitPropertyChanges() {
+    /// event costs little however many sessions there are. A new session has nothing to announce; its
+    /// values are read to compare with later, and with `readingNewSessionsLater` only after the reply
+    /// this runs before has left (``readNewSessions()``), in the same turn: the caller waits for the
+    /// reply, not for them.
+    private func emitPropertyChanges(readingNewSessionsLater: Bool = false) {
         let touched = core.takeTouchedSessions()
         let engine = core.engine
         let shared = SharedInputs(devices: engine.devices, defaults: engine.defaultDeviceName,
@@ -368,11 +386,18 @@ public final class BusService {
         sentShared = shared
         for id in candidates {
             guard let session = engine.sessions[id] else { continue }
+            guard let before = sentProperties[id] else {
+                if readingNewSessionsLater {
+                    unreadSessions.append(id)
+                } else {
+                    sentProperties[id] = SessionProperties.values(of: session, in: engine)
+                }
+                continue
+            }
             let values = SessionProperties.values(of: session, in: engine)
-            let before = sentProperties[id]
-            let changed = before == nil ? [] : values.filter { before?[$0.0] != $0.1 }
-            sentProperties[id] = Dictionary(uniqueKeysWithValues: values)
-            objects.emitPropertiesChanged(path: Self.path(id), interface: BusContract.sessionInterface, changed: changed)
+            sentProperties[id] = values
+            objects.emitPropertiesChanged(path: Self.path(id), interface: BusContract.sessionInterface,
+                                          changed: SessionProperties.changes(from: before, to: values))
         }
         let manager: [(String, BusValue)] = [
             ("SilentMode", .bool(engine.silentMode)), ("ScreenLocked", .bool(engine.screenLocked)),
@@ -381,5 +406,15 @@ public final class BusService {
         let changed = sentManagerProperties.isEmpty ? [] : manager.filter { sentManagerProperties[$0.0] != $0.1 }
         sentManagerProperties = Dictionary(uniqueKeysWithValues: manager)
         objects.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface, changed: changed)
+    }
+
+    /// Reads the first values of the sessions ``emitPropertyChanges(readingNewSessionsLater:)`` left
+    /// for after the reply.
+    private func readNewSessions() {
+        let engine = core.engine
+        for id in unreadSessions where sentProperties[id] == nil {
+            if let session = engine.sessions[id] { sentProperties[id] = SessionProperties.values(of: session, in: engine) }
+        }
+        unreadSessions = []
     }
 }

@@ -7,6 +7,9 @@ struct CallerIdentity: Equatable {
     var processID: Int32?
     /// The Flatpak app id of the caller's sandbox; nil outside a sandbox.
     var sandboxAppID: String?
+    /// The file name of the process's executable (a connection does not outlive an `exec`: libdbus
+    /// closes it), read once with the rest instead of on every `CreateSession`.
+    var executableName: String?
 
     /// Whether the caller may see what belongs to the app `appID`: an unsandboxed caller sees every
     /// app, a sandboxed one only its own.
@@ -32,7 +35,8 @@ final class CallerIdentities {
         BusDriver.processID(of: sender, on: connection) { [weak self] pid in
             guard let self else { return }
             let pid = pid.map { Int32(bitPattern: $0) }
-            let identity = CallerIdentity(processID: pid, sandboxAppID: pid.flatMap(SandboxIdentity.flatpakID(ofProcess:)))
+            let identity = CallerIdentity(processID: pid, sandboxAppID: pid.flatMap(SandboxIdentity.flatpakID(ofProcess:)),
+                                          executableName: pid.flatMap(ProcessAncestry.executableName(of:)))
             // A connection that is gone is not remembered: nothing would ever forget it.
             if pid != nil { known[sender] = identity }
             for body in waiting.removeValue(forKey: sender) ?? [] { body() }

@@ -4,70 +4,87 @@ import AudioSessionModel
 import DBusKit
 import AudioSessionIPC
 
+/// A property of a session object, named as on the bus, in the order the object lists them.
+enum SessionProperty: String, CaseIterable {
+    case appID = "AppId", streamToken = "StreamToken", category = "Category", mode = "Mode"
+    case categoryOptions = "CategoryOptions", isActive = "IsActive", isInterrupted = "IsInterrupted"
+    case currentRoute = "CurrentRoute", availableInputs = "AvailableInputs", isInputAvailable = "IsInputAvailable"
+    case preferredInput = "PreferredInput", inputGain = "InputGain", isInputGainSettable = "IsInputGainSettable"
+    case isOtherAudioPlaying = "IsOtherAudioPlaying"
+    case secondaryAudioShouldBeSilencedHint = "SecondaryAudioShouldBeSilencedHint"
+    case sampleRate = "SampleRate", preferredSampleRate = "PreferredSampleRate", ioBufferDuration = "IOBufferDuration"
+    case preferredIOBufferDuration = "PreferredIOBufferDuration", outputLatency = "OutputLatency"
+    case inputLatency = "InputLatency", outputVolume = "OutputVolume", outputNumberOfChannels = "OutputNumberOfChannels"
+    case inputNumberOfChannels = "InputNumberOfChannels"
+    case prefersNoInterruptionsFromSystemAlerts = "PrefersNoInterruptionsFromSystemAlerts"
+    case nowPlayingPlayer = "NowPlayingPlayer", recordPermission = "RecordPermission"
+
+    /// The D-Bus signature of the property's value.
+    var signature: String {
+        switch self {
+        case .appID, .streamToken, .category, .mode, .preferredInput, .nowPlayingPlayer, .recordPermission: "s"
+        case .categoryOptions: "as"
+        case .isActive, .isInterrupted, .isInputAvailable, .isInputGainSettable, .isOtherAudioPlaying,
+             .secondaryAudioShouldBeSilencedHint, .prefersNoInterruptionsFromSystemAlerts: "b"
+        case .currentRoute: "(aa{sv}aa{sv})"
+        case .availableInputs: "aa{sv}"
+        case .inputGain, .sampleRate, .preferredSampleRate, .ioBufferDuration, .preferredIOBufferDuration,
+             .outputLatency, .inputLatency, .outputVolume: "d"
+        case .outputNumberOfChannels, .inputNumberOfChannels: "i"
+        }
+    }
+}
+
 /// The properties of a session object, read from the engine.
 enum SessionProperties {
-    static let names = [
-        "AppId", "StreamToken", "Category", "Mode", "CategoryOptions", "IsActive", "IsInterrupted", "CurrentRoute",
-        "AvailableInputs", "IsInputAvailable", "PreferredInput", "InputGain", "IsInputGainSettable", "IsOtherAudioPlaying", "SecondaryAudioShouldBeSilencedHint", "SampleRate",
-        "PreferredSampleRate", "IOBufferDuration", "PreferredIOBufferDuration", "OutputLatency", "InputLatency",
-        "OutputVolume", "OutputNumberOfChannels", "InputNumberOfChannels", "PrefersNoInterruptionsFromSystemAlerts",
-        "NowPlayingPlayer", "RecordPermission",
-    ]
-
-    static let signatures: [String: String] = [
-        "AppId": "s", "StreamToken": "s", "Category": "s", "Mode": "s", "CategoryOptions": "as", "IsActive": "b",
-        "IsInterrupted": "b", "CurrentRoute": "(aa{sv}aa{sv})", "AvailableInputs": "aa{sv}", "IsOtherAudioPlaying": "b",
-        "IsInputAvailable": "b", "PreferredInput": "s", "InputGain": "d", "IsInputGainSettable": "b",
-        "SecondaryAudioShouldBeSilencedHint": "b", "SampleRate": "d", "PreferredSampleRate": "d",
-        "IOBufferDuration": "d", "PreferredIOBufferDuration": "d", "OutputLatency": "d", "InputLatency": "d",
-        "OutputVolume": "d", "OutputNumberOfChannels": "i", "InputNumberOfChannels": "i",
-        "PrefersNoInterruptionsFromSystemAlerts": "b",
-        "NowPlayingPlayer": "s",
-        "RecordPermission": "s",
-    ]
-
-    /// Every property of a session, in the order of ``names``.
-    static func values(of session: Session, in engine: PolicyEngine) -> [(String, BusValue)] {
+    /// Every property of a session, in the order of `SessionProperty.allCases`.
+    static func values(of session: Session, in engine: PolicyEngine) -> [BusValue] {
         let hardware = engine.hardwareValues(of: session.id)
-        return names.map { ($0, value($0, of: session, in: engine, hardware: hardware)) }
+        return SessionProperty.allCases.map { value($0, of: session, in: engine, hardware: hardware) }
     }
 
     /// One property, computing only what it needs (the hardware values when given are reused).
-    static func value(_ name: String, of session: Session, in engine: PolicyEngine,
+    static func value(_ property: SessionProperty, of session: Session, in engine: PolicyEngine,
                       hardware known: HardwareValues? = nil) -> BusValue {
         var hardware: HardwareValues { known ?? engine.hardwareValues(of: session.id) }
-        switch name {
-        case "AppId": return .string(session.appID)
-        case "StreamToken": return .string(session.token ?? "")
-        case "Category": return .string(session.configuration.category.rawValue)
-        case "Mode": return .string(session.configuration.mode.rawValue)
-        case "CategoryOptions": return .strings(session.configuration.options.names)
-        case "IsActive": return .bool(session.isActive)
-        case "IsInterrupted": return .bool(session.isInterrupted)
-        case "CurrentRoute": return Codec.encode(engine.currentRoute(of: session.id))
-        case "AvailableInputs":
+        switch property {
+        case .appID: return .string(session.appID)
+        case .streamToken: return .string(session.token ?? "")
+        case .category: return .string(session.configuration.category.rawValue)
+        case .mode: return .string(session.configuration.mode.rawValue)
+        case .categoryOptions: return .strings(session.configuration.options.names)
+        case .isActive: return .bool(session.isActive)
+        case .isInterrupted: return .bool(session.isInterrupted)
+        case .currentRoute: return Codec.encode(engine.currentRoute(of: session.id))
+        case .availableInputs:
             return Codec.encode(engine.devices.values.filter { $0.id.direction == .input && !$0.isMonitor }
                 .sorted { $0.id < $1.id }.map(\.portDescription))
-        case "IsInputAvailable":
+        case .isInputAvailable:
             return .bool(engine.devices.values.contains { $0.id.direction == .input && !$0.isMonitor })
-        case "PreferredInput": return .string(session.preferredInput ?? "")
-        case "InputGain": return .double(engine.inputGain(of: session))
-        case "IsInputGainSettable": return .bool(engine.isInputGainSettable(session))
-        case "IsOtherAudioPlaying": return .bool(engine.isOtherAudioPlaying(for: session.id))
-        case "SecondaryAudioShouldBeSilencedHint": return .bool(session.secondaryAudioShouldBeSilenced)
-        case "SampleRate": return .double(hardware.sampleRate)
-        case "PreferredSampleRate": return .double(session.preferredSampleRate)
-        case "IOBufferDuration": return .double(hardware.ioBufferDuration)
-        case "PreferredIOBufferDuration": return .double(session.preferredIOBufferDuration)
-        case "OutputLatency": return .double(hardware.outputLatency)
-        case "InputLatency": return .double(hardware.inputLatency)
-        case "OutputVolume": return .double(hardware.outputVolume)
-        case "OutputNumberOfChannels": return .int32(Int32(hardware.outputChannels))
-        case "InputNumberOfChannels": return .int32(Int32(hardware.inputChannels))
-        case "PrefersNoInterruptionsFromSystemAlerts": return .bool(session.prefersNoInterruptionsFromSystemAlerts)
-        case "NowPlayingPlayer": return .string(session.nowPlayingPlayer ?? "")
-        case "RecordPermission": return .string(engine.recordPermission(of: session).rawValue)
-        default: preconditionFailure("\(name) is not a session property")
+        case .preferredInput: return .string(session.preferredInput ?? "")
+        case .inputGain: return .double(engine.inputGain(of: session))
+        case .isInputGainSettable: return .bool(engine.isInputGainSettable(session))
+        case .isOtherAudioPlaying: return .bool(engine.isOtherAudioPlaying(for: session.id))
+        case .secondaryAudioShouldBeSilencedHint: return .bool(session.secondaryAudioShouldBeSilenced)
+        case .sampleRate: return .double(hardware.sampleRate)
+        case .preferredSampleRate: return .double(session.preferredSampleRate)
+        case .ioBufferDuration: return .double(hardware.ioBufferDuration)
+        case .preferredIOBufferDuration: return .double(session.preferredIOBufferDuration)
+        case .outputLatency: return .double(hardware.outputLatency)
+        case .inputLatency: return .double(hardware.inputLatency)
+        case .outputVolume: return .double(hardware.outputVolume)
+        case .outputNumberOfChannels: return .int32(Int32(hardware.outputChannels))
+        case .inputNumberOfChannels: return .int32(Int32(hardware.inputChannels))
+        case .prefersNoInterruptionsFromSystemAlerts: return .bool(session.prefersNoInterruptionsFromSystemAlerts)
+        case .nowPlayingPlayer: return .string(session.nowPlayingPlayer ?? "")
+        case .recordPermission: return .string(engine.recordPermission(of: session).rawValue)
+        }
+    }
+
+    /// The properties whose values differ between two lists made by ``values(of:in:)``, by name.
+    static func changes(from before: [BusValue], to after: [BusValue]) -> [(String, BusValue)] {
+        zip(SessionProperty.allCases, zip(before, after)).compactMap { property, pair in
+            pair.0 == pair.1 ? nil : (property.rawValue, pair.1)
         }
     }
 }

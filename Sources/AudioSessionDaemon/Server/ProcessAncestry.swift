@@ -18,13 +18,14 @@ enum ProcessAncestry {
     /// The file name of a process's executable (`/proc/PID/exe`), else its command name
     /// (`/proc/PID/comm`, at most 15 characters).
     static func executableName(of pid: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            var path = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let linked = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 4096) { buffer -> String? in
+            let length = readlink("/proc/\(pid)/exe", buffer.baseAddress!, buffer.count)
+            guard length > 0 else { return nil }
+            var path = String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<length]), as: UTF8.self)
             if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
             return path.split(separator: "/").last.map(String.init)
         }
+        if let linked { return linked }
         let name = firstLine(of: "/proc/\(pid)/comm") ?? ""
         return name.isEmpty ? nil : name
     }
