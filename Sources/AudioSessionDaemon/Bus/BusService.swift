@@ -15,14 +15,17 @@ public final class BusService {
     private var pending: [RequestID: BusMessage] = [:]
     private var nextRequest: UInt64 = 1
     /// Each session's properties as last announced, in the order of `SessionProperty.allCases`.
-    private var sentProperties: [SessionID: [BusValue]] = [:]
+    var sentProperties: [SessionID: [BusValue]] = [:]
     /// Sessions new in the step being replied to, whose first values are read once the reply has left.
-    private var unreadSessions: [SessionID] = []
+    var unreadSessions: [SessionID] = []
     /// Who each caller is (its process and sandbox), looked up before its calls are served.
     lazy var callers = CallerIdentities(connection: connection)
     /// The connections that asked for the event log (`WatchEvents`).
     var eventWatchers: Set<String> = []
-    private var sentManagerProperties: [String: BusValue] = [:]
+    /// The manager's properties as last announced.
+    var sentManagerProperties: [String: BusValue] = [:]
+    /// What every session's properties depended on when they were last announced.
+    var sentShared: SharedInputs?
     private var screenSaver = ScreenSaverWatch()
     private lazy var players = MPRISController(connection: connection)
     /// The questions to the user about recording (record permission).
@@ -148,7 +151,7 @@ public final class BusService {
             introspectionXML: Introspection.manager)
     }
 
-    private var serverName: String {
+    var serverName: String {
         core.engine.serverName.isEmpty ? "" : "\(core.engine.serverName) \(core.engine.serverVersion)"
     }
 
@@ -360,61 +363,5 @@ public final class BusService {
         case .askRecordPermission(let app, let timeout): permissionQuestions.ask(app: app, timeout: timeout)
         default: break
         }
-    }
-
-    /// What every session's properties depend on besides the session itself: the devices, the
-    /// defaults and how many output streams play. When it changes, every session is looked at again.
-    private struct SharedInputs: Equatable {
-        var devices: [DeviceID: DeviceInfo]
-        var defaults: [Direction: String]
-        var playingOutputs: Int
-    }
-    private var sentShared: SharedInputs?
-
-    /// Emits PropertiesChanged for what changed since the last time, on every object. Only the sessions
-    /// the engine wrote since then are computed again, unless what all of them depend on changed: an
-    /// event costs little however many sessions there are. A new session has nothing to announce; its
-    /// values are read to compare with later, and with `readingNewSessionsLater` only after the reply
-    /// this runs before has left (``readNewSessions()``), in the same turn: the caller waits for the
-    /// reply, not for them.
-    private func emitPropertyChanges(readingNewSessionsLater: Bool = false) {
-        let touched = core.takeTouchedSessions()
-        let engine = core.engine
-        let shared = SharedInputs(devices: engine.devices, defaults: engine.defaultDeviceName,
-                                  playingOutputs: engine.playingOutputTotal)
-        let candidates = shared == sentShared ? touched : Set(engine.sessions.keys)
-        sentShared = shared
-        for id in candidates {
-            guard let session = engine.sessions[id] else { continue }
-            guard let before = sentProperties[id] else {
-                if readingNewSessionsLater {
-                    unreadSessions.append(id)
-                } else {
-                    sentProperties[id] = SessionProperties.values(of: session, in: engine)
-                }
-                continue
-            }
-            let values = SessionProperties.values(of: session, in: engine)
-            sentProperties[id] = values
-            objects.emitPropertiesChanged(path: Self.path(id), interface: BusContract.sessionInterface,
-                                          changed: SessionProperties.changes(from: before, to: values))
-        }
-        let manager: [(String, BusValue)] = [
-            ("SilentMode", .bool(engine.silentMode)), ("ScreenLocked", .bool(engine.screenLocked)),
-            ("ServerName", .string(serverName)),
-        ]
-        let changed = sentManagerProperties.isEmpty ? [] : manager.filter { sentManagerProperties[$0.0] != $0.1 }
-        sentManagerProperties = Dictionary(uniqueKeysWithValues: manager)
-        objects.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface, changed: changed)
-    }
-
-    /// Reads the first values of the sessions ``emitPropertyChanges(readingNewSessionsLater:)`` left
-    /// for after the reply.
-    private func readNewSessions() {
-        let engine = core.engine
-        for id in unreadSessions where sentProperties[id] == nil {
-            if let session = engine.sessions[id] { sentProperties[id] = SessionProperties.values(of: session, in: engine) }
-        }
-        unreadSessions = []
     }
 }

@@ -7,8 +7,9 @@ struct CallerIdentity: Equatable {
     var processID: Int32?
     /// The Flatpak app id of the caller's sandbox; nil outside a sandbox.
     var sandboxAppID: String?
-    /// The file name of the process's executable (a connection does not outlive an `exec`: libdbus
-    /// closes it), read once with the rest instead of on every `CreateSession`.
+    /// The file name of the process's executable, read once with the rest instead of on every
+    /// `CreateSession` (the bus libraries open their sockets close-on-exec: a connection ends with an
+    /// `exec`).
     var executableName: String?
 
     /// Whether the caller may see what belongs to the app `appID`: an unsandboxed caller sees every
