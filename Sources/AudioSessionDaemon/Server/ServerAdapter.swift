@@ -43,12 +43,14 @@ public final class ServerAdapter: @unchecked Sendable {
     private var stopped = false
     /// Orders queries and removals so that a late answer never resurrects a removed object.
     var order = QueryOrder()
-    /// Subscription events that need a query, gathered over a loop turn and asked for at its end: new
-    /// objects first (a stream an app just started matters most, and a new stream comes with a change
-    /// event for every other stream on its sink), a burst of changes to one object once.
+    /// Change events that need a query, gathered over a loop turn and asked for at its end (a burst of
+    /// changes to one object once). A new object is asked for at once (a stream an app just started
+    /// matters most), and the changes that come while its answer is out wait for it: a new stream
+    /// comes with a change event for every other stream on its sink.
     private var pendingQueries: [PulseChange] = []
     private var heldChanges: [PulseChange] = []
-    private var newQueriesHeldFor = 0
+    /// The new objects whose answers are out; the changes are held until none is.
+    private var newQueriesOut: [PulseChange] = []
     /// Each known stream's process (its chain and sandbox), with the process it was read for.
     var streamProcesses: [StreamID: ProcessFacts] = [:]
     /// Each client's process, read when the client connects: an app connects before it plays, so its
@@ -204,43 +206,50 @@ public final class ServerAdapter: @unchecked Sendable {
             if [.sink, .source].contains(change.facility) { checkDefaultsOnPipeWire() }
             return
         }
-        if !pendingQueries.contains(where: sameObject) { pendingQueries.append(change) }
+        if change.kind == .new { return askNew(change, context) }
+        // A change of an object whose first answer is still out is in that answer.
+        guard !pendingQueries.contains(where: sameObject), !newQueriesOut.contains(where: sameObject) else { return }
+        pendingQueries.append(change)
         queryFlush.setEnabled(true)
     }
 
-    /// Sends the gathered queries. New objects are asked for first, and the changes that came with them
-    /// wait until those answers are in: the commands the engine decides on a new stream (muting the
-    /// others for a call) then reach the server before it answers about every other stream.
+    /// Asks for a new object at once, not at the end of the loop turn: the commands the engine decides
+    /// on a new stream (muting the others for a call) wait for this answer. The changes gathered until
+    /// every new object's answer is in are asked for then, so those commands reach the server before
+    /// it answers about every other stream.
+    private func askNew(_ change: PulseChange, _ context: PulseContext) {
+        newQueriesOut.append(change)
+        ask(change, context) { [unowned self] in
+            guard isCurrent(context) else { return }  // answered by a connection since replaced
+            newQueriesOut.removeAll { $0.facility == change.facility && $0.index == change.index }
+            guard newQueriesOut.isEmpty else { return }
+            let held = heldChanges
+            heldChanges = []
+            // On the connection now (a takeover may have retired the one the answer came on).
+            if let current = self.context, current.state == .ready { held.forEach { ask($0, current) } }
+        }
+    }
+
+    /// Sends the gathered change queries, or holds them while a new object's answer is out.
     private func askPending() {
         queryFlush.setEnabled(false)
-        let news = pendingQueries.filter { $0.kind == .new }
-        let changes = pendingQueries.filter { $0.kind != .new }
+        let changes = pendingQueries
         pendingQueries = []
         guard let context, context.state == .ready else { return }
-        guard !news.isEmpty, heldChanges.isEmpty, newQueriesHeldFor == 0 else {
-            (news + changes).forEach { ask($0, context) }
+        guard newQueriesOut.isEmpty else {
+            for change in changes where !heldChanges.contains(where: { $0.facility == change.facility && $0.index == change.index }) {
+                heldChanges.append(change)
+            }
             return
         }
-        heldChanges = changes
-        newQueriesHeldFor = news.count
-        for change in news {
-            ask(change, context) { [unowned self] in
-                guard isCurrent(context) else { return }  // answered by a connection since replaced
-                newQueriesHeldFor -= 1
-                guard newQueriesHeldFor == 0 else { return }
-                let held = heldChanges
-                heldChanges = []
-                // On the connection now (a takeover may have retired the one the answer came on).
-                if let current = self.context, current.state == .ready { held.forEach { ask($0, current) } }
-            }
-        }
+        changes.forEach { ask($0, context) }
     }
 
     /// The connection taken over from failed before its last answers came in: those answers (a new
     /// stream's among them) are read again on the connection there is now, with everything else.
     func retiringConnectionFailed() {
         heldChanges = []
-        newQueriesHeldFor = 0
+        newQueriesOut = []
         readEverything()
     }
 
@@ -248,7 +257,7 @@ public final class ServerAdapter: @unchecked Sendable {
     private func forgetPendingQueries() {
         pendingQueries = []
         heldChanges = []
-        newQueriesHeldFor = 0
+        newQueriesOut = []
     }
 
     /// Queries the object an event names; a late answer about a removed object is dropped. `answered`
