@@ -29,22 +29,21 @@ extension PolicyEngine {
         return nil
     }
 
-    /// A session's first output, when its options ask something of a Bluetooth headset and that
-    /// output is one.
-    func bluetoothOutput(of session: Session) -> DeviceInfo? {
-        guard wantedBluetoothKind(of: session) != nil,
+    /// A session's first output and what its options ask of it, when they ask something of a
+    /// Bluetooth headset and that output is one.
+    func bluetoothOutput(of session: Session) -> (output: DeviceInfo, kind: WantedBluetoothProfile)? {
+        guard let kind = wantedBluetoothKind(of: session),
             let output = routeDevices(of: session, .output).first.flatMap({ devices[$0] }), output.bluetoothAddress != nil
         else { return nil }
-        return output
+        return (output, kind)
     }
 
-    /// The card profile a session's activation asks for on its Bluetooth output, and the profile the
-    /// card is in now; nil when the card is already where the options want it.
-    func wantedBluetoothProfile(of session: Session, on output: DeviceInfo)
+    /// The card profile `kind` asks for on a Bluetooth output, and the profile the card is in now; nil
+    /// when the card is already where the options want it.
+    func wantedBluetoothProfile(_ kind: WantedBluetoothProfile, on output: DeviceInfo)
         -> (card: CardInfo, profile: CardInfo.Profile, current: CardInfo.Profile)?
     {
-        guard let kind = wantedBluetoothKind(of: session), let card = output.card.flatMap({ cards[$0] }),
-            let current = Self.activeProfile(of: card, playing: output)
+        guard let card = output.card.flatMap({ cards[$0] }), let current = Self.activeProfile(of: card, playing: output)
         else { return nil }
         switch kind {
         case .handsFree:
@@ -72,9 +71,9 @@ extension PolicyEngine {
     /// Switches the Bluetooth headset of an activating session (or one that became the output of an
     /// active session) to the profile its options ask for, and notes the headset as matched.
     mutating func switchBluetoothProfileIfNeeded(_ id: SessionID) {
-        guard let session = sessions[id], let output = bluetoothOutput(of: session) else { return }
+        guard let session = sessions[id], let (output, kind) = bluetoothOutput(of: session) else { return }
         sessions[id]?.matchedBluetoothOutput = output.bluetoothAddress
-        guard let (card, profile, current) = wantedBluetoothProfile(of: session, on: output) else { return }
+        guard let (card, profile, current) = wantedBluetoothProfile(kind, on: output) else { return }
         // Moving on to another headset: the one the session left gets its profile back.
         if let earlier = session.profileSwitch, earlier.card != card.index { restoreCardProfile(of: id) }
         sessions[id]?.profileSwitch = Session.ProfileSwitch(card: card.index, previous: current.name)
@@ -89,7 +88,7 @@ extension PolicyEngine {
     /// changes, the events after which a session's output can be another headset.
     mutating func followBluetoothOutputs() {
         for id in sessions.activeIDs.sorted() {
-            guard let session = sessions[id], let output = bluetoothOutput(of: session),
+            guard let session = sessions[id], let output = bluetoothOutput(of: session)?.output,
                 output.bluetoothAddress != session.matchedBluetoothOutput
             else { continue }
             switchBluetoothProfileIfNeeded(id)

@@ -27,6 +27,8 @@ public final class PulseContext: @unchecked Sendable {
 
     public let loop: PulseLoop
     let pointer: OpaquePointer
+    /// Whether the context was made with shared memory (see ``init(loop:name:properties:sharedMemory:)``).
+    public let sharesMemory: Bool
     /// Called on every state change.
     public var onStateChange: ((State) -> Void)?
     /// Called for every subscription event.
@@ -40,6 +42,7 @@ public final class PulseContext: @unchecked Sendable {
     /// takes that ring buffer up (see `NoSharedMemoryConfiguration`).
     public init(loop: PulseLoop, name: String, properties: [String: String] = [:], sharedMemory: Bool = true) throws(PulseError) {
         self.loop = loop
+        sharesMemory = sharedMemory
         let list = pa_proplist_new()
         defer { pa_proplist_free(list) }
         for (key, value) in properties { pa_proplist_sets(list, key, value) }
@@ -74,6 +77,13 @@ public final class PulseContext: @unchecked Sendable {
         pa_context_set_state_callback(pointer, nil, nil)
         pa_context_set_subscribe_callback(pointer, nil, nil)
         pa_context_disconnect(pointer)
+    }
+
+    /// Disconnects, and keeps the context until the loop callback that is running has returned (a
+    /// callback of this context's own may be on the stack); for a context its owner lets go of.
+    public func discard() {
+        disconnect()
+        loop.perform { _ = self }
     }
 
     /// The last error of the context (`pa_context_errno`).

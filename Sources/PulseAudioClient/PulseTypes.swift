@@ -22,6 +22,9 @@ public struct PulseChange: Hashable, Sendable, CustomStringConvertible {
         self.index = index
     }
     public var description: String { "\(kind) \(facility) #\(index)" }
+
+    /// Whether `other` is about the same object (its facility and index), whatever happened to it.
+    public func isAboutSameObject(as other: PulseChange) -> Bool { facility == other.facility && index == other.index }
 }
 
 /// The server as `pa_server_info` describes it.

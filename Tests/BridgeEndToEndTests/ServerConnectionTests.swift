@@ -20,10 +20,6 @@ struct ServerConnectionTests {
         try server.pactl(["list", "clients"]).components(separatedBy: "io.github.audiosession.Bridge1").count - 1
     }
 
-    func records(_ daemon: BridgeDaemon, _ event: String) -> Int {
-        daemon.records.filter { $0["event"] as? String == event }.count
-    }
-
     @Test("the bridge maps the server's shared memory, as a plain pacat does")
     func sharedMemory() throws {
         let server = try SoundServer(.pulseaudio)
@@ -32,7 +28,7 @@ struct ServerConnectionTests {
         defer { daemon.terminate() }
         let player = try server.playDetached(app: "Music", role: "music")
         try waitUntil("the bridge to see the music stream") {
-            daemon.records.contains { $0["event"] as? String == "stream.added" && $0["app"] as? String == "Music" }
+            daemon.records("stream.added").contains { $0["app"] as? String == "Music" }
         }
         #expect(!sharedPools(of: player).isEmpty, "a client with shared memory maps the server's pools")
         #expect(!sharedPools(of: daemon.process.pid).isEmpty)
@@ -48,7 +44,7 @@ struct ServerConnectionTests {
         try waitUntil("the bridge to connect") { try bridgeConnections(server) == 1 }
         server.killServer()
         try server.restartServer()
-        try waitUntil("the bridge to be back") { records(daemon, "server.reset") == 1 }
+        try waitUntil("the bridge to be back") { daemon.records("server.reset").count == 1 }
         // The connection with shared memory takes over only after the server has stayed up for 30 s
         // (the takeover itself is tested in ServerAdapterTests, with a shorter wait).
         #expect(sharedPools(of: daemon.process.pid).isEmpty, "\(sharedPools(of: daemon.process.pid))")
@@ -57,6 +53,6 @@ struct ServerConnectionTests {
         _ = try server.play(app: "Phone", role: "phone")
         try waitUntil("the call to mute the music") { try server.reportedStream(index: music.index)?.mute == true }
         #expect(try bridgeConnections(server) == 1)
-        #expect(records(daemon, "server.lost") == 1)
+        #expect(daemon.records("server.lost").count == 1)
     }
 }

@@ -63,6 +63,9 @@ public final class BridgeDaemon: @unchecked Sendable {
     /// The event-log records so far, parsed.
     public var records: [[String: Any]] { jsonLines(textSoFar(logPath)) }
 
+    /// The event-log records of one kind (their `event`), so far.
+    public func records(_ event: String) -> [[String: Any]] { records.filter { $0["event"] as? String == event } }
+
     /// Whether the bridge still runs, the end of what it printed and its last `count` event-log
     /// records: what a failure message needs to say what the bridge was doing.
     public func diagnosis(lastRecords count: Int) -> String {

@@ -7,7 +7,6 @@ import PulseAudioClient
 /// fresh; the default check and some moves on PipeWire need that. Use it on the loop thread, and keep
 /// it until `ended` is called.
 final class ErrandConnection {
-    private let loop: PulseLoop
     private let context: PulseContext
     private let ended: (ErrandConnection, _ ran: Bool) -> Void
     private var ran = false
@@ -20,7 +19,6 @@ final class ErrandConnection {
           errand: @escaping (PulseContext, _ done: @escaping () -> Void) -> Void,
           ended: @escaping (ErrandConnection, _ ran: Bool) -> Void) {
         guard let context = try? PulseContext(loop: loop, name: name, sharedMemory: false) else { return nil }
-        self.loop = loop
         self.context = context
         self.ended = ended
         context.onStateChange = { [unowned self, unowned context] state in
@@ -39,10 +37,7 @@ final class ErrandConnection {
     func end() {
         guard !isOver else { return }
         isOver = true
-        context.onStateChange = nil
-        context.disconnect()
-        let context = self.context
-        loop.perform { _ = context }  // released after the callback that ended it has returned
+        context.discard()
         ended(self, ran)
     }
 }

@@ -30,7 +30,7 @@ extension ServerAdapter {
     /// After the server was read: plans the takeover when the connection shares no memory but may.
     /// pipewire-pulse offers no ring buffer, so there it is not worth a connection.
     func scheduleSharedMemoryUpgrade() {
-        guard wantsSharedMemory, !contextSharesMemory, !isPipeWire, upgrading == nil else { return }
+        guard wantsSharedMemory, context?.sharesMemory == false, !isPipeWire, upgrading == nil else { return }
         upgradeTimer.arm(after: sharedMemoryDelay)
     }
 
@@ -57,16 +57,10 @@ extension ServerAdapter {
     /// the server sent before the new one subscribed may still be unread) and its answers until a
     /// last round trip, then it is disconnected.
     private func takeOver(from fresh: PulseContext) {
+        // A lost connection or a stop ends the takeover first, so the old connection is there.
+        guard let old = context else { return abandonSharedMemoryUpgrade(again: false) }
         upgrading = nil
-        guard let old = context else {
-            fresh.disconnect()
-            loop.perform { _ = fresh }  // released after the callback that brought it here has returned
-            return
-        }
-        fresh.onStateChange = { [unowned self, unowned fresh] state in self.stateChanged(state, of: fresh) }
-        fresh.onChange = { [unowned self] change in self.changed(change) }
-        context = fresh
-        contextSharesMemory = true
+        adopt(fresh)
         retiring = old
         old.onStateChange = { [unowned self, unowned old] state in
             guard state == .failed || state == .terminated, old === retiring else { return }
@@ -83,10 +77,7 @@ extension ServerAdapter {
     private func retire(_ old: PulseContext) {
         guard old === retiring else { return }
         retiring = nil
-        old.onStateChange = nil
-        old.onChange = nil
-        old.disconnect()
-        loop.perform { _ = old }  // released after the callback that retired it has returned
+        old.discard()
     }
 
     /// The connection with shared memory failed: the current one stays, and with `again` the takeover
@@ -94,8 +85,7 @@ extension ServerAdapter {
     private func abandonSharedMemoryUpgrade(again: Bool = true) {
         guard let fresh = upgrading else { return }
         upgrading = nil
-        fresh.disconnect()
-        loop.perform { _ = fresh }
+        fresh.discard()
         if again && isConnected { scheduleSharedMemoryUpgrade() }
     }
 

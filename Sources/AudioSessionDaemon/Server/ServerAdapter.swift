@@ -28,7 +28,6 @@ public final class ServerAdapter: @unchecked Sendable {
     /// How long a server must stay up before a connection with shared memory takes over.
     let sharedMemoryDelay: Duration
     var nextConnectionSharesMemory: Bool
-    var contextSharesMemory = false
     /// The connection with shared memory being made to take over from one without, and the connection
     /// it took over from until that one's last answers are in (see `ServerAdapter+SharedMemory`).
     var upgrading: PulseContext?
@@ -105,17 +104,21 @@ public final class ServerAdapter: @unchecked Sendable {
         guard !stopped, context == nil else { return }
         do {
             let context = try makeContext(sharedMemory: nextConnectionSharesMemory)
-            self.context = context
-            contextSharesMemory = nextConnectionSharesMemory
-            context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
-            context.onChange = { [unowned self] change in self.changed(change) }
+            adopt(context)
             try context.connect(server: server)
         } catch {
             connectionFailed()
         }
     }
 
-    func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
+    /// Makes `context` the bridge's connection: its state changes and events are the adapter's.
+    func adopt(_ context: PulseContext) {
+        self.context = context
+        context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
+        context.onChange = { [unowned self] change in self.changed(change) }
+    }
+
+    private func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
         guard context === self.context else { return }
         switch state {
         case .ready:
@@ -131,11 +134,8 @@ public final class ServerAdapter: @unchecked Sendable {
     func connectionFailed() {
         endSharedMemoryUpgrade()
         nextConnectionSharesMemory = false
-        if let dead = context {
-            dead.disconnect()
-            context = nil
-            loop.perform { _ = dead }  // released after the callback that reported the failure has returned
-        }
+        context?.discard()
+        context = nil
         let wasConnected = isConnected
         isConnected = false
         cache = ServerCache()
@@ -197,7 +197,7 @@ public final class ServerAdapter: @unchecked Sendable {
 
     func changed(_ change: PulseChange) {
         guard let context, context.state == .ready else { return }
-        let sameObject = { (other: PulseChange) in other.facility == change.facility && other.index == change.index }
+        let sameObject = { (other: PulseChange) in other.isAboutSameObject(as: change) }
         if change.kind == .remove {
             order.removed(change.facility, change.index)
             pendingQueries.removeAll(where: sameObject)
@@ -221,7 +221,7 @@ public final class ServerAdapter: @unchecked Sendable {
         newQueriesOut.append(change)
         ask(change, context) { [unowned self] in
             guard isCurrent(context) else { return }  // answered by a connection since replaced
-            newQueriesOut.removeAll { $0.facility == change.facility && $0.index == change.index }
+            newQueriesOut.removeAll { $0.isAboutSameObject(as: change) }
             guard newQueriesOut.isEmpty else { return }
             let held = heldChanges
             heldChanges = []
@@ -237,7 +237,7 @@ public final class ServerAdapter: @unchecked Sendable {
         pendingQueries = []
         guard let context, context.state == .ready else { return }
         guard newQueriesOut.isEmpty else {
-            for change in changes where !heldChanges.contains(where: { $0.facility == change.facility && $0.index == change.index }) {
+            for change in changes where !heldChanges.contains(where: change.isAboutSameObject) {
                 heldChanges.append(change)
             }
             return
@@ -248,8 +248,7 @@ public final class ServerAdapter: @unchecked Sendable {
     /// The connection taken over from failed before its last answers came in: those answers (a new
     /// stream's among them) are read again on the connection there is now, with everything else.
     func retiringConnectionFailed() {
-        heldChanges = []
-        newQueriesOut = []
+        forgetPendingQueries()
         readEverything()
     }
 

@@ -28,10 +28,9 @@ import dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
-from managed_objects import Objects, Properties
+from managed_objects import OBJECT_MANAGER, Objects, Properties
 
 BLUEZ = "org.bluez"
-OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
 ADAPTER = dbus.ObjectPath("/org/bluez/hci0")
 HEADSET_ADDRESS = os.environ.get("STANDIN_HEADSET", "00:1B:66:AA:BB:CC")
 DEVICE = dbus.ObjectPath(f"{ADAPTER}/dev_{HEADSET_ADDRESS.replace(':', '_')}")
