@@ -22,12 +22,11 @@ struct ServerConnectionTests {
 
     @Test("the bridge maps the server's shared memory, as a plain pacat does")
     func sharedMemory() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
+        let bridged = try BridgedServer(.pulseaudio)
+        defer { bridged.stop() }
+        let (server, daemon) = (bridged.server, bridged.daemon)
         let player = try server.playDetached(app: "Music", role: "music")
-        try waitUntil("the bridge to see the music stream") {
+        try bridged.waitUntil("the bridge to see the music stream") {
             daemon.records("stream.added").contains { $0["app"] as? String == "Music" }
         }
         #expect(!sharedPools(of: player).isEmpty, "a client with shared memory maps the server's pools")
@@ -37,21 +36,20 @@ struct ServerConnectionTests {
 
     @Test("after PulseAudio restarts, the bridge reconnects without shared memory, and calls still mute music")
     func noSharedMemoryAfterRestart() throws {
-        let server = try SoundServer(.pulseaudio)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { daemon.terminate() }
-        try waitUntil("the bridge to connect") { try bridgeConnections(server) == 1 }
+        let bridged = try BridgedServer(.pulseaudio)
+        defer { bridged.stop() }
+        let (server, daemon) = (bridged.server, bridged.daemon)
+        try bridged.waitUntil("the bridge to connect") { try bridgeConnections(server) == 1 }
         server.killServer()
         try server.restartServer()
-        try waitUntil("the bridge to be back") { daemon.records("server.reset").count == 1 }
+        try bridged.waitUntil("the bridge to be back") { daemon.records("server.reset").count == 1 }
         // The connection with shared memory takes over only after the server has stayed up for 30 s
         // (the takeover itself is tested in ServerAdapterTests, with a shorter wait).
         #expect(sharedPools(of: daemon.process.pid).isEmpty, "\(sharedPools(of: daemon.process.pid))")
         _ = try server.play(app: "Music", role: "music")
         let music = try server.reportedStream(of: "Music")
         _ = try server.play(app: "Phone", role: "phone")
-        try waitUntil("the call to mute the music") { try server.reportedStream(index: music.index)?.mute == true }
+        try bridged.waitUntil("the call to mute the music") { try server.reportedStream(index: music.index)?.mute == true }
         #expect(try bridgeConnections(server) == 1)
         #expect(daemon.records("server.lost").count == 1)
     }
