@@ -152,6 +152,7 @@ extension PolicyEngine {
         stream.applied.mute = mute
         stream.expectedMutes.append(mute)
         stream.touched = true
+        stream.bridgeSet.note(mute: mute, user: stream.user.mute)
         emit(.setStreamMute(stream.info.id, mute, why: why))
     }
 
@@ -159,6 +160,7 @@ extension PolicyEngine {
         stream.applied.volume = volume
         stream.expectedVolumes.append(volume)
         stream.touched = true
+        stream.bridgeSet.note(volume: volume, user: stream.user.volume)
         emit(.setStreamVolume(stream.info.id, volume, why: why))
     }
 
@@ -227,7 +229,7 @@ extension PolicyEngine {
 
     /// Takes a stream's reported levels: ours landing, stale, or the user's own change.
     mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels) {
-        if absorbServerMemory(id, reported) { return }
+        let remembered = absorbServerMemory(id, reported)
         guard var stream = streams[id] else { return }
         var userChanged = false
         if let index = stream.expectedVolumes.firstIndex(of: reported.volume) {
@@ -266,7 +268,11 @@ extension PolicyEngine {
             emit(.journalWrite(entry))
         }
         streams[id] = stream
-        if userChanged { reconcile(id, fade: .zero, why: "the user changed the stream's levels") }
+        if userChanged {
+            reconcile(id, fade: .zero, why: "the user changed the stream's levels")
+        } else if remembered {
+            reconcile(id, fade: .zero, why: Self.serverMemoryReason)
+        }
         settleJournal(id)
     }
 }

@@ -7,53 +7,111 @@ import AudioSessionModel
 /// the bridge had it muted or ducked, or just after the bridge put it back (WirePlumber 0.4 and 0.5
 /// may miss a change that lands as the stream ends), would make the app's next stream start silenced.
 ///
-/// Two means, decided from the bridge's own record of the user's levels, never from what the server
+/// Two means, decided from the bridge's own record of what it set, never from what the server
 /// reports: the memory is rewritten when the stream ends (`rememberStreamLevels`: ext-stream-restore
 /// on PulseAudio, WirePlumber 0.4's `route-settings` metadata through pipewire-pulse 0.3); and the
-/// app's next stream is watched for a short window: levels the server gives it that are not the
-/// user's are the memory at work (WirePlumber 0.5 takes no rewrite), and the bridge sets the user's
-/// levels on the live stream, so that what is remembered from then on is the user's own.
+/// app's next stream is watched for a short window. A level the server gives it in that window that
+/// is one the bridge had set on the earlier stream (a mute, a ducked or fading volume) is the memory at
+/// work (WirePlumber 0.5 takes no rewrite), and the bridge puts the user's level back on the live
+/// stream, so that what is remembered from then on is the user's own. Any other level is someone's
+/// choice (the app opening its stream at its own volume, a person at a mixer) and stays.
 extension PolicyEngine {
     /// A stream the bridge changed has ended: rewrite the server's memory with the user's levels and
-    /// owe the app's next stream a check.
+    /// owe the app's next stream a check against the levels the bridge had set.
     mutating func rememberUserLevels(of stream: TrackedStream) {
         guard stream.touched, let key = stream.info.restoreKey else { return }
-        owedLevels[key] = stream.user
+        owedLevels[key] = OwedLevels(user: stream.user, bridgeSet: stream.bridgeSet)
         emit(.rememberStreamLevels(restoreKey: key, stream.user,
                                    why: "\(stream.info.id) ended after the bridge changed it; the app's next stream starts as the user had it"))
     }
 
-    /// A new stream of an app whose earlier stream the bridge changed: its levels are the user's, not
-    /// what the server started it with; for ``EngineSettings/serverMemoryWindow`` a level the bridge
-    /// did not ask for is the server's memory catching up.
+    /// A new stream of an app whose earlier stream the bridge changed: a starting level that the bridge
+    /// had set on the earlier stream is the server's memory, and the user's level is put back; for
+    /// ``EngineSettings/serverMemoryWindow`` such a level reported later is the memory catching up.
     mutating func takeOwedLevels(_ id: StreamID) {
-        guard let key = streams[id]?.info.restoreKey, let owed = owedLevels.removeValue(forKey: key) else { return }
-        streams[id]?.user = owed
-        streams[id]?.serverMemoryUntil = now + settings.serverMemoryWindow
+        guard var stream = streams[id], let key = stream.info.restoreKey,
+            let owed = owedLevels.removeValue(forKey: key)
+        else { return }
+        stream.serverMemory = owed.bridgeSet
+        stream.serverMemoryUntil = now + settings.serverMemoryWindow
+        if owed.bridgeSet.holds(volume: stream.user.volume, userVolume: owed.user.volume) { stream.user.volume = owed.user.volume }
+        if owed.bridgeSet.holds(mute: stream.user.mute, userMute: owed.user.mute) { stream.user.mute = owed.user.mute }
+        streams[id] = stream
         reconcile(id, fade: .zero, why: Self.serverMemoryReason)
     }
 
-    /// Absorbs a report during a new stream's memory window; false when it is not the server's memory.
+    /// During a new stream's memory window, takes the parts of a report that are the server's memory:
+    /// the stream is then where the server put it, and the caller puts the user's levels back. Returns
+    /// whether any part was; a part that is not is left to the caller as anyone's change.
     mutating func absorbServerMemory(_ id: StreamID, _ reported: StreamLevels) -> Bool {
         guard var stream = streams[id], let end = stream.serverMemoryUntil else { return false }
         guard now <= end else {
             streams[id]?.serverMemoryUntil = nil
+            streams[id]?.serverMemory = BridgeSetLevels()
             return false
         }
         let volumeUnasked = reported.volume != stream.applied.volume && !stream.expectedVolumes.contains(reported.volume)
         let muteUnasked = reported.mute != stream.applied.mute && !stream.expectedMutes.contains(reported.mute)
-        guard volumeUnasked || muteUnasked else { return false }
+        let volumeRemembered = volumeUnasked && stream.serverMemory.holds(volume: reported.volume, userVolume: stream.user.volume)
+        let muteRemembered = muteUnasked && stream.serverMemory.holds(mute: reported.mute, userMute: stream.user.mute)
+        guard volumeRemembered || muteRemembered else { return false }
         // The memory overwrote whatever was under way: start again from what the server has now.
-        stream.applied = reported
-        stream.confirmed = reported
-        stream.expectedVolumes = []
-        stream.expectedMutes = []
-        stream.fade = nil
+        if volumeRemembered {
+            stream.applied.volume = reported.volume
+            stream.confirmed.volume = reported.volume
+            stream.expectedVolumes = []
+            stream.fade = nil
+        }
+        if muteRemembered {
+            stream.applied.mute = reported.mute
+            stream.confirmed.mute = reported.mute
+            stream.expectedMutes = []
+        }
         streams[id] = stream
-        reconcile(id, fade: .zero, why: Self.serverMemoryReason)
         return true
     }
 
     static let serverMemoryReason =
         "the server started the app's new stream with levels the bridge had set on an earlier one; the user's are put back"
+}
+
+/// What a server may remember of a stream the bridge changed: the levels the bridge set on it that
+/// were not the user's. Only these are taken for the server's memory on the app's next stream.
+struct BridgeSetLevels: Hashable, Sendable {
+    /// The last volumes the bridge set other than the user's (a duck, a fade's last steps), oldest first.
+    private(set) var volumes: [ChannelVolumes] = []
+    /// Whether the bridge muted the stream while the user had it unmuted.
+    private(set) var muted = false
+
+    /// How many volumes are kept: a server that misses the last changes remembers one a step or two before.
+    static let kept = 4
+
+    /// Notes a volume the bridge sets; the user's own is not noted.
+    mutating func note(volume: ChannelVolumes, user: ChannelVolumes) {
+        guard volume != user else { return }
+        volumes.removeAll { $0 == volume }
+        volumes.append(volume)
+        if volumes.count > Self.kept { volumes.removeFirst() }
+    }
+
+    /// Notes a mute the bridge sets.
+    mutating func note(mute: Bool, user: Bool) {
+        if mute && !user { muted = true }
+    }
+
+    /// Whether `volume`, which is not the user's, is one the bridge set.
+    func holds(volume: ChannelVolumes, userVolume: ChannelVolumes) -> Bool {
+        volume != userVolume && volumes.contains(volume)
+    }
+
+    /// Whether `mute`, which is not the user's, is the bridge's mute.
+    func holds(mute: Bool, userMute: Bool) -> Bool { mute && !userMute && muted }
+}
+
+/// What an app's next stream is owed after the bridge changed an earlier one that has ended.
+struct OwedLevels: Hashable, Sendable {
+    /// The user's levels of the earlier stream.
+    var user: StreamLevels
+    /// The levels the bridge had set on it: what the server may remember.
+    var bridgeSet: BridgeSetLevels
 }

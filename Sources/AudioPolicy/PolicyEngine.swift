@@ -55,9 +55,9 @@ public struct PolicyEngine: Sendable {
     /// The explicit sessions by the process that created them, for attributing streams by process.
     var explicitSessionsByOwner: [Int32: Set<SessionID>] = [:]
     var policySessionByApp: [String: SessionID] = [:]
-    /// The user's levels of streams the bridge changed that have ended, by the server's memory key:
-    /// what the app's next stream is owed.
-    var owedLevels: [String: StreamLevels] = [:]
+    /// The user's levels of streams the bridge changed that have ended, with what the bridge had set on
+    /// them, by the server's memory key: what the app's next stream is owed.
+    var owedLevels: [String: OwedLevels] = [:]
     var deviceByName: [String: DeviceID] = [:]
     /// The record permissions the user decided, by app id.
     public internal(set) var recordPermissions: [String: RecordPermission] = [:]

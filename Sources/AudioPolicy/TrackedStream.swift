@@ -61,9 +61,14 @@ struct TrackedStream: Hashable, Sendable {
     var deviceLost = false
     /// A move the bridge asked for and the server has not reported yet, with why.
     var expectedMove: ExpectedMove?
-    /// Until then, levels the bridge did not ask for are the server's memory of an earlier stream of
-    /// the app, not the user's doing (``PolicyEngine/absorbServerMemory(_:_:)``).
+    /// The levels the bridge set on this stream that were not the user's: what the server may remember
+    /// of it for the app's next stream.
+    var bridgeSet = BridgeSetLevels()
+    /// Until then, a level the bridge did not ask for that is in `serverMemory` (what the bridge set on
+    /// the app's earlier stream) is the server's memory, not anyone's choice
+    /// (``PolicyEngine/absorbServerMemory(_:_:)``).
     var serverMemoryUntil: EngineTime?
+    var serverMemory = BridgeSetLevels()
 
     struct ExpectedMove: Hashable, Sendable {
         var device: DeviceID

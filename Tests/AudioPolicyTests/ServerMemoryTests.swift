@@ -83,4 +83,56 @@ struct ServerMemoryTests {
         #expect(scene.engine.streams[next].map { $0.duckCauses.isEmpty } == false, "navigation still ducks it")
         #expect(scene.engine.streams[next]?.user.volume.values == [0xC000, 0xC000])
     }
+
+    /// Each row: how the next stream starts (muted by the memory or not), and the volume a client sets
+    /// on it within its first 100 ms (an app opening its stream at its own level, a person at a mixer).
+    @Test("a level anyone sets on the app's next stream in its first second stays; the memory's mute is still undone",
+          arguments: [false, true], [UInt32(47_841), 0x4000])
+    func clientLevelStays(startsMuted: Bool, clientVolume: UInt32) {
+        var scene = Self.playerEndedWhileInterrupted()
+        let next = scene.startStream("Music Player", role: "music", muted: startsMuted)
+        scene.advance(50)
+        scene.userSetsVolume(next, clientVolume)
+        scene.advance(50)
+        #expect(scene.levels(next) == StreamLevels(volume: ChannelVolumes(channels: 2, value: clientVolume), mute: false))
+        // The memory of the bridge's mute arriving after the client's level is still the memory.
+        scene.advance(200)
+        scene.userSetsMute(next, true)
+        scene.settle()
+        #expect(scene.levels(next) == StreamLevels(volume: ChannelVolumes(channels: 2, value: clientVolume), mute: false))
+        #expect(scene.journal.isEmpty, "nothing the bridge set is left in force")
+    }
+
+    @Test("a next stream that opens at the app's own volume keeps it: only levels the bridge set are the memory")
+    func ownStartingVolumeStays() {
+        var scene = Self.playerEndedWhileInterrupted()
+        let next = scene.startStream("Music Player", role: "music", volume: 0x8000, muted: true)
+        scene.settle()
+        #expect(scene.levels(next) == StreamLevels(volume: ChannelVolumes(channels: 2, value: 0x8000), mute: false))
+    }
+
+    @Test("a ducked stream that ends: the memory of the duck arriving late is undone, a client's volume before it stays")
+    func duckMemoryAfterClientVolume() {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        let navigation = scene.startStream("Navigation")
+        scene.settle()
+        let ducked = scene.volume(song)
+        scene.stopStream(song)
+        scene.stopStream(navigation)
+        scene.settle()
+        let next = scene.startStream("Music Player", role: "music")
+        scene.advance(30)
+        scene.userSetsVolume(next, 0x9000)  // the app's own level
+        scene.advance(20)
+        #expect(scene.volume(next) == 0x9000)
+        scene.advance(100)
+        scene.userSetsVolume(next, ducked)  // the server's memory of the duck, late
+        scene.advance(20)
+        #expect(scene.volume(next) == 0x9000)
+        scene.advance(1500)
+        scene.userSetsVolume(next, ducked)  // after the window: a person's choice
+        scene.settle()
+        #expect(scene.volume(next) == ducked)
+    }
 }

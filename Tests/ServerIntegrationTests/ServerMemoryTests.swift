@@ -80,6 +80,51 @@ struct ServerMemoryTests {
         }
     }
 
+    /// An app's level is its own: players and games set their stream's volume as they open it, and users
+    /// move sliders as a track starts. After a call muted the app's last stream, a volume a client sets
+    /// on the next stream within its first 100 ms stays, and the server's memory of the bridge's mute,
+    /// whenever it comes, is still undone.
+    @Test("after a call muted the app's last stream, a volume a client sets on its next stream at once stays",
+          arguments: SoundServerKind.allCases)
+    func clientVolumeOnNextStreamStays(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { _ = daemon.terminate() }
+        let player = try Player(server)
+        try player.start()
+        let call = try server.play(app: "softphone", role: "phone")
+        try waitUntil("the call to mute the player") { try player.stream().mute }
+        player.stop()
+        call.stop()
+        try waitUntil("the bridge to end the call's session") {
+            daemon.records("session.active").contains { $0["app"] as? String == "softphone" && $0["active"] as? Bool == false }
+        }
+        try waitUntil("the player's stream to be gone") {
+            try server.streams().allSatisfy { ($0["properties"] as? [String: Any])?["application.name"] as? String != Player.name }
+        }
+
+        try player.start()
+        let next = try player.stream()  // asked for every 10 ms until the server has it
+        let seen = ContinuousClock.now
+        try server.pactl(["set-sink-input-volume", "\(next.index)", "\(Self.clientVolume)"])
+        let setAfter = ContinuousClock.now - seen
+        func levels() -> String { (try? server.reportedStream(index: next.index)).map { "\(String(describing: $0))" } ?? "gone" }
+        try waitUntil("the client's volume, unmuted (now \(levels()); set \(setAfter) after the stream was seen)") {
+            let stream = try server.reportedStream(index: next.index)
+            return stream?.mute == false && stream?.volume.values.allSatisfy { $0 == Self.clientVolume } == true
+        }
+        // The bridge takes a level it did not set for the server's memory only for a second after the
+        // stream appeared; past that, the levels are still the client's.
+        while ContinuousClock.now < seen + .milliseconds(1500) { usleep(50_000) }
+        let stream = try #require(try server.reportedStream(index: next.index))
+        #expect(!stream.mute && stream.volume.values.allSatisfy { $0 == Self.clientVolume },
+                "set \(setAfter) after the stream was seen; now \(stream); the bridge: \(daemon.diagnosis(lastRecords: 12))")
+    }
+
+    /// 73 %, as a client sets it.
+    static let clientVolume: UInt32 = 47_841
+
     /// What the server remembers for the player (`media.role=music`), read from the server's own record.
     func remembered(_ server: SoundServer) throws -> RememberedLevels? {
         switch server.kind {
