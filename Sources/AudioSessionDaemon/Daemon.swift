@@ -85,6 +85,7 @@ public final class Daemon: @unchecked Sendable {
         }
         core.observeSettled { [unowned self] _ in journal.flush() }
         core.adapter.onReady = { [unowned self] in
+            service?.firstReading.open()
             recoverOnce()
             roleModules.takeOver()
             core.adapter.removeLeftoverCombinedOutputs(keeping: Set(core.engine.combinedOutputs.values.map(\.name)))
@@ -149,7 +150,10 @@ public final class Daemon: @unchecked Sendable {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         loop.start()
-        loop.perform { [core] in core.start() }
+        loop.perform { [self] in
+            service?.firstReading.startWaiting()
+            core.start()
+        }
         finished.wait()
         loop.stop()
         connection?.close()

@@ -33,6 +33,8 @@ public final class BusService {
         core.send(.recordPermissionAnswered(app: app, answer))
     }
     private lazy var propertyTimer = PulseTimer(loop: core.loop) { [unowned self] in self.emitPropertyChanges() }
+    /// Calls wait until the bridge has read the server once (see ``FirstReadingGate``).
+    lazy var firstReading = FirstReadingGate(loop: core.loop)
 
     /// Connects the service to `connection` (already attached to the core's loop).
     public init(core: BridgeCore, connection: BusConnection) {
@@ -48,7 +50,9 @@ public final class BusService {
         screenSaver.start(on: connection)
         try connection.addMatch(PermissionQuestions.matchRule)
         objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
-        objects.admit = { [unowned self] sender, proceed in callers.whenKnown(sender, proceed) }
+        objects.admit = { [unowned self] sender, proceed in
+            callers.whenKnown(sender) { [unowned self] in firstReading.whenOpen(proceed) }
+        }
         objects.accessError = { [unowned self] path, sender in accessError(at: path, for: sender) }
         objects.export(path: BusContract.managerPath, interfaces: [managerInterface()])
         for id in core.engine.sessions.keys.sorted() { exportSession(id) }
