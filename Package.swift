@@ -71,6 +71,8 @@ let package = Package(
         // A stand-in desktop notification server for the record-permission tests.
         .executableTarget(name: "notification-test-server", dependencies: ["DBusKit"],
                           path: "Tests/Tools/notification-test-server"),
+        // Seed 004's route-change handler as written (only `AV` dropped), in an app of its own.
+        .executableTarget(name: "seed-route-handler", dependencies: ["AudioSessionKit"], path: "Tests/Tools/seed-route-handler"),
         // A small MPRIS player for the tests.
         .executableTarget(name: "mpris-test-player", dependencies: ["DBusKit"], path: "Tests/Tools/mpris-test-player"),
 

@@ -15,8 +15,8 @@ extension PortType {
     public static let headsetMic = PortType.microphoneWired
 }
 
-// The spellings of the seeds' era, renamed from `AVAudioSession…`: category and mode constants,
-// top-level type names and notification names, so that such code ports by renaming alone.
+// The spellings of the seeds' era, renamed from `AVAudioSession…`: category, mode and port-type
+// constants, top-level type names and notification names, so that such code ports by renaming alone.
 
 public let AudioSessionCategoryAmbient = AudioSession.Category.ambient
 public let AudioSessionCategorySoloAmbient = AudioSession.Category.soloAmbient
@@ -35,6 +35,27 @@ public let AudioSessionModeMeasurement = AudioSession.Mode.measurement
 public let AudioSessionModeMoviePlayback = AudioSession.Mode.moviePlayback
 public let AudioSessionModeSpokenAudio = AudioSession.Mode.spokenAudio
 public let AudioSessionModeVoicePrompt = AudioSession.Mode.voicePrompt
+
+public let AudioSessionPortLineIn = AudioSession.Port.lineIn
+public let AudioSessionPortBuiltInMic = AudioSession.Port.builtInMic
+public let AudioSessionPortHeadsetMic = AudioSession.Port.headsetMic
+public let AudioSessionPortLineOut = AudioSession.Port.lineOut
+public let AudioSessionPortHeadphones = AudioSession.Port.headphones
+public let AudioSessionPortBluetoothA2DP = AudioSession.Port.bluetoothA2DP
+public let AudioSessionPortBuiltInReceiver = AudioSession.Port.builtInReceiver
+public let AudioSessionPortBuiltInSpeaker = AudioSession.Port.builtInSpeaker
+public let AudioSessionPortHDMI = AudioSession.Port.HDMI
+public let AudioSessionPortAirPlay = AudioSession.Port.airPlay
+public let AudioSessionPortBluetoothLE = AudioSession.Port.bluetoothLE
+public let AudioSessionPortBluetoothHFP = AudioSession.Port.bluetoothHFP
+public let AudioSessionPortUSBAudio = AudioSession.Port.usbAudio
+public let AudioSessionPortCarAudio = AudioSession.Port.carAudio
+public let AudioSessionPortVirtual = AudioSession.Port.virtual
+public let AudioSessionPortPCI = AudioSession.Port.PCI
+public let AudioSessionPortFireWire = AudioSession.Port.fireWire
+public let AudioSessionPortDisplayPort = AudioSession.Port.displayPort
+public let AudioSessionPortAVB = AudioSession.Port.AVB
+public let AudioSessionPortThunderbolt = AudioSession.Port.thunderbolt
 
 public typealias AudioSessionInterruptionType = AudioSession.InterruptionType
 public typealias AudioSessionInterruptionOptions = AudioSession.InterruptionOptions

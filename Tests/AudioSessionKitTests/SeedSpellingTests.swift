@@ -38,6 +38,43 @@ struct SeedSpellingTests {
         for (port, raw) in pairs { #expect(port.rawValue == raw) }
     }
 
+    @Test("the older SDK's global port-type constants are the port types")
+    func globalPortConstants() {
+        let pairs: [(AudioSession.Port, String)] = [
+            (AudioSessionPortLineIn, "LineIn"), (AudioSessionPortBuiltInMic, "MicrophoneBuiltIn"),
+            (AudioSessionPortHeadsetMic, "MicrophoneWired"), (AudioSessionPortLineOut, "LineOut"),
+            (AudioSessionPortHeadphones, "Headphones"), (AudioSessionPortBluetoothA2DP, "BluetoothA2DPOutput"),
+            (AudioSessionPortBuiltInReceiver, "Receiver"), (AudioSessionPortBuiltInSpeaker, "Speaker"),
+            (AudioSessionPortHDMI, "HDMIOutput"), (AudioSessionPortAirPlay, "AirPlay"),
+            (AudioSessionPortBluetoothLE, "BluetoothLE"), (AudioSessionPortBluetoothHFP, "BluetoothHFP"),
+            (AudioSessionPortUSBAudio, "USBAudio"), (AudioSessionPortCarAudio, "CarAudio"),
+            (AudioSessionPortVirtual, "Virtual"), (AudioSessionPortPCI, "PCI"), (AudioSessionPortFireWire, "Firewire"),
+            (AudioSessionPortDisplayPort, "DisplayPort"), (AudioSessionPortAVB, "AVB"),
+            (AudioSessionPortThunderbolt, "Thunderbolt"),
+        ]
+        for (port, raw) in pairs { #expect(port.rawValue == raw) }
+        #expect(Set(pairs.map(\.0)) == Set(PortType.allCases), "a constant for every port type")
+    }
+
+    @Test("seed 004's route-change handler, as written, follows headphones plugged and pulled through the bridge")
+    func seedRouteChangeHandler() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let app = try server.spawn(BridgeDaemon.buildDirectory + "/seed-route-handler", [])
+        try waitUntil("the seed's player to be active (it printed: \(app.output))") { app.output.contains("seed-route-handler: active") }
+        let modules = try server.plug(.wiredHeadphones)
+        try server.setDefaultSink("headphones")
+        try waitUntil("the handler to see the headphones (it printed: \(app.output))") {
+            app.output.contains("headphonesConnected: true")
+        }
+        for module in modules { try server.unloadModule(module) }
+        try waitUntil("the handler to see them go (it printed: \(app.output))") {
+            app.output.components(separatedBy: "headphonesConnected: true")[1].contains("headphonesConnected: false")
+        }
+    }
+
     @Test("a handler written with the old names hears a call through the bridge", arguments: [SoundServerKind.pulseaudio])
     func oldNamesAgainstTheBridge(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
