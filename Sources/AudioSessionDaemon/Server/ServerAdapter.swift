@@ -38,6 +38,16 @@ public final class ServerAdapter: @unchecked Sendable {
     public var currentContext: PulseContext? { isConnected ? context : nil }
     private lazy var reconnectTimer = PulseTimer(loop: loop) { [unowned self] in self.connect() }
     private var backoff = ServerAdapter.firstBackoff
+    /// Whether the server accepted the connection being made (it got past connecting): a server that
+    /// accepts and then fails is backed off from; one that is not there is waited for on its socket.
+    private var accepted = false
+    /// Quick retries left after the socket was made: a server binds its socket a moment before it
+    /// listens on it, and a connection in between is refused.
+    private var quickRetries = 0
+    /// The server's socket, watched so that a server that comes back is connected to at once.
+    private lazy var socketWatch = ServerSocketWatch.socketPath(of: server).flatMap {
+        ServerSocketWatch(loop: loop, socketPath: $0) { [unowned self] in self.socketAppeared() }
+    }
     private var lostAnnounced = false
     private var stopped = false
     /// Orders queries and removals so that a late answer never resurrects a removed object.
@@ -68,6 +78,9 @@ public final class ServerAdapter: @unchecked Sendable {
 
     static let firstBackoff = Duration.milliseconds(100)
     static let maximumBackoff = Duration.seconds(2)
+    /// After the socket was made: how often, and how soon, a refused connection is tried again.
+    static let quickRetryCount = 10
+    static let quickRetryDelay = Duration.milliseconds(10)
 
     /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory,
     /// after a lost server once the server has stayed up for `sharedMemoryDelay` (see
@@ -84,6 +97,7 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Connects now; on the loop thread.
     public func start() {
         stopped = false
+        _ = socketWatch
         connect()
     }
 
@@ -102,6 +116,7 @@ public final class ServerAdapter: @unchecked Sendable {
 
     private func connect() {
         guard !stopped, context == nil else { return }
+        accepted = false
         do {
             let context = try makeContext(sharedMemory: nextConnectionSharesMemory)
             adopt(context)
@@ -126,8 +141,19 @@ public final class ServerAdapter: @unchecked Sendable {
                 if case .failure = result { self.connectionFailed() } else { self.readEverything() }
             }
         case .failed, .terminated: connectionFailed()
+        case .authorizing, .settingName: accepted = true
         default: break
         }
+    }
+
+    /// The server's socket was made: a server is back. Connect now, unless a connection is under way
+    /// (if that one is refused, it is tried again at once).
+    private func socketAppeared() {
+        guard !stopped, !isConnected else { return }
+        quickRetries = Self.quickRetryCount
+        guard context == nil else { return }
+        reconnectTimer.disarm()
+        connect()
     }
 
     /// The context is dead: tell the engine once, discard the context, and try again later.
@@ -150,6 +176,13 @@ public final class ServerAdapter: @unchecked Sendable {
             onEvent(.serverLost)
         }
         guard !stopped else { return }
+        if !accepted && quickRetries > 0 {
+            quickRetries -= 1
+            return reconnectTimer.arm(after: Self.quickRetryDelay)
+        }
+        // A server that is not there is waited for on its socket, and looked for every 2 s besides;
+        // one that accepted and failed, or one without a socket to watch (TCP), is backed off from.
+        guard accepted || socketWatch == nil else { return reconnectTimer.arm(after: Self.maximumBackoff) }
         reconnectTimer.arm(after: backoff)
         backoff = min(backoff * 2, Self.maximumBackoff)
     }
@@ -164,6 +197,7 @@ public final class ServerAdapter: @unchecked Sendable {
             if failed { return self.connectionFailed() }
             self.isConnected = true
             self.backoff = Self.firstBackoff
+            self.quickRetries = 0
             if self.lostAnnounced {
                 self.lostAnnounced = false
                 self.onEvent(.serverReset)
