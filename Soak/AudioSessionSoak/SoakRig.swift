@@ -52,3 +52,51 @@ func timeUntil(timeout: Duration = .seconds(10), _ condition: () throws -> Bool)
     }
     return nil
 }
+
+/// Tries a Unix socket every 0.5 ms on a thread of its own, from its creation until ``stop()``, and
+/// keeps the moment it first accepted a connection: when a restarted server began to accept clients.
+final class SocketAcceptance: @unchecked Sendable {
+    private let lock = NSLock()
+    private var acceptedAt: ContinuousClock.Instant?
+    private var stopped = false
+    private let done = DispatchSemaphore(value: 0)
+
+    init(path: String) {
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopped || acceptedAt != nil }) {
+                if unixSocketAccepts(path) {
+                    lock.withLock { acceptedAt = ContinuousClock.now }
+                } else {
+                    usleep(500)
+                }
+            }
+            done.signal()
+        }
+    }
+
+    /// Ends the tries; returns when the socket first accepted, or nil if it never did.
+    func stop() -> ContinuousClock.Instant? {
+        lock.withLock { stopped = true }
+        done.wait()
+        return lock.withLock { acceptedAt }
+    }
+}
+
+/// Work run on a thread of its own while the caller goes on; ``wait()`` returns once it is done and
+/// rethrows its error.
+final class BackgroundWork: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var failure: Error?
+
+    init(_ work: @escaping @Sendable () throws -> Void) {
+        Thread.detachNewThread { [self] in
+            do { try work() } catch { failure = error }
+            done.signal()
+        }
+    }
+
+    func wait() throws {
+        done.wait()
+        if let failure { throw failure }
+    }
+}

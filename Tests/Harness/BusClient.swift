@@ -13,12 +13,13 @@ public final class BusClient: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [BusSignal] = []
 
-    /// A signal as received: path, interface, member, arguments.
+    /// A signal as received: path, interface, member, arguments, and when it was read off the bus.
     public struct BusSignal: @unchecked Sendable {
         public var path: String
         public var interface: String
         public var member: String
         public var arguments: [BusValue]
+        public var receivedAt = ContinuousClock.now
     }
 
     /// Connects to the bus at `address`; with `listening` (the default) it records every signal of
