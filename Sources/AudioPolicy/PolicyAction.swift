@@ -57,6 +57,8 @@ public enum EventRecord: Hashable, Sendable {
     case effect(String, stream: StreamID, session: SessionID?, why: String)
     /// An app's record permission, and where it came from: `user`, `stored`, `policy` or `timeout`.
     case permission(app: String, RecordPermission, source: String)
+    /// A stream whose sound is watched became silent (for its policy's time) or sounds again.
+    case streamSound(StreamID, app: String, sounding: Bool)
     /// The server refused a command: what it was (`mute`, `volume`, `move`, `gain`, …), the object it
     /// was for, and the server's error.
     case commandFailed(String, subject: String, error: String)
@@ -88,6 +90,13 @@ public enum PolicyAction: Hashable, Sendable {
     case removeCombinedOutput(name: String, why: String)
     /// Make the server remember these levels for the app's next stream (repairs its stream memory).
     case rememberStreamLevels(restoreKey: String, StreamLevels, why: String)
+
+    // The sound of streams (DESIGN §2, "Sound, not presence").
+    /// Watch the stream's level and report ``PolicyEvent/streamSound(_:sounding:)``: silent after
+    /// `silence` without sound, sounding at the first sound after that.
+    case watchSound(StreamID, silence: Duration)
+    /// Stop watching the stream's level.
+    case stopWatchingSound(StreamID)
 
     // Record permission.
     /// Ask the user whether the app may record (a desktop notification with Allow and Deny); the

@@ -54,7 +54,9 @@ extension PolicyEngine {
 
     /// Adds a tracked stream to a session: counts, effects, activation, placement and route.
     mutating func join(_ streamID: StreamID, _ sessionID: SessionID) {
-        guard let stream = streams[streamID], sessions[sessionID] != nil else { return }
+        guard streams[streamID] != nil, sessions[sessionID] != nil else { return }
+        watchSoundAsAsked(streamID, by: sessionID)
+        guard let stream = streams[streamID] else { return }
         streams[streamID]?.session = sessionID
         sessions[sessionID]?.streamIDs.insert(streamID)
         if stream.isPlaying { count(stream, into: sessionID, by: 1) }
@@ -95,14 +97,7 @@ extension PolicyEngine {
             return
         }
         streams[info.id]?.info = info
-        if old.info.corked != info.corked {
-            if info.id.direction == .output { playingOutputCount += info.corked ? -1 : 1 }
-            if let sessionID = old.session {
-                count(old, into: sessionID, by: info.corked ? -1 : 1)
-                if !info.corked && info.id.direction == .input { askBeforeRecording(sessionID) }
-                autoActivateIfNeeded(sessionID)
-            }
-        }
+        playingChanged(info.id, wasPlaying: old.isPlaying)
         absorbReportedLevels(info.id, info.levels)
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
             return
@@ -122,8 +117,21 @@ extension PolicyEngine {
         }
     }
 
+    /// A stream started or stopped playing (its cork, or its sound when that is watched): counts,
+    /// recording permission and activation follow.
+    mutating func playingChanged(_ id: StreamID, wasPlaying: Bool) {
+        guard let stream = streams[id], stream.isPlaying != wasPlaying else { return }
+        let delta = stream.isPlaying ? 1 : -1
+        if id.direction == .output { playingOutputCount += delta }
+        guard let sessionID = stream.session else { return }
+        count(stream, into: sessionID, by: delta)
+        if stream.isPlaying && id.direction == .input { askBeforeRecording(sessionID) }
+        autoActivateIfNeeded(sessionID)
+    }
+
     mutating func streamVanished(_ id: StreamID) {
         guard let stream = streams[id] else { return }
+        if stream.soundMonitored { emit(.stopWatchingSound(id)) }
         if let sessionID = stream.session { leave(id, sessionID) }
         if id.direction == .output && stream.isPlaying { playingOutputCount -= 1 }
         streams[id] = nil

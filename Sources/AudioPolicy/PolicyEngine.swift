@@ -159,6 +159,7 @@ public struct PolicyEngine: Sendable {
         case .streamAppeared(let info): streamAppeared(info)
         case .streamChanged(let info): streamChanged(info)
         case .streamVanished(let id): streamVanished(id)
+        case .streamSound(let id, let sounding): streamSound(id, sounding: sounding)
         case .actionFailed(let action, let error): actionFailed(action, error)
         case .serverLost: serverLost()
         case .serverReset: serverReset()

@@ -75,6 +75,9 @@ public enum PolicyEvent: Hashable, Sendable {
     case streamAppeared(StreamInfo)
     case streamChanged(StreamInfo)
     case streamVanished(StreamID)
+    /// A stream whose sound the bridge watches (``PolicyAction/watchSound(_:silence:)``) sounds again,
+    /// or has been silent for the time asked.
+    case streamSound(StreamID, sounding: Bool)
     /// A command the engine asked for failed (the stream is gone, …).
     case actionFailed(PolicyAction, AudioSessionError)
     case serverLost

@@ -60,6 +60,9 @@ public struct SessionPolicy: Hashable, Sendable {
     public var activation: ActivationMode
     /// How long a policy session stays active after its last stream stops.
     public var releaseGrace: Duration
+    /// When set, the session's output streams count as playing only while they carry sound: after
+    /// this much silence one counts as stopped, though it stays open (DESIGN §2, "Sound, not presence").
+    public var releaseAfterSilence: Duration?
     public var whenInterrupted: InterruptionResponse
     public var resume: ResumePolicy
     public var whenOutputRemoved: OutputRemovedResponse

@@ -86,7 +86,13 @@ struct TrackedStream: Hashable, Sendable {
         confirmed = info.levels
     }
 
-    var isPlaying: Bool { !info.corked }
+    /// Whether the bridge watches the stream's sound (its policy ends effects after silence), and
+    /// whether it has been silent for the policy's time (DESIGN §2, "Sound, not presence").
+    var soundMonitored = false
+    var silent = false
+
+    /// Running and, for a stream whose sound is watched, carrying sound.
+    var isPlaying: Bool { !info.corked && !silent }
 
     /// The levels the causes in force ask for.
     var target: StreamLevels {

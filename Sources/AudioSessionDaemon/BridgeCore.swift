@@ -18,6 +18,8 @@ public final class BridgeCore: @unchecked Sendable {
     private var actionObservers: [(PolicyAction) -> Void] = []
     private var settledObservers: [(PolicyEvent) -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
+    /// The peak monitors of the streams whose sound the engine watches.
+    lazy var soundWatch = SoundWatch(loop: loop, adapter: adapter) { [unowned self] event in self.send(event) }
 
     /// A core for `server`; `sharedMemory` and `sharedMemoryDelay` as
     /// ``ServerAdapter/init(loop:server:sharedMemory:sharedMemoryDelay:)`` has them.
@@ -80,6 +82,7 @@ public final class BridgeCore: @unchecked Sendable {
 
     private func carryOut(_ action: PolicyAction) {
         adapter.execute(action)
+        soundWatch.perform(action)
         for observer in actionObservers { observer(action) }
     }
 
@@ -96,6 +99,7 @@ public final class BridgeCore: @unchecked Sendable {
         while !queued.isEmpty {
             let next = queued.removeFirst()
             for observer in eventObservers { observer(next) }
+            if case .serverLost = next { soundWatch.forgetAll() }
             let now = Self.now()
             var commandsSent = false
             for action in engine.handle(next, at: now) {

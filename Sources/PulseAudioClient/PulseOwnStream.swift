@@ -14,16 +14,34 @@ public class PulseOwnStream: @unchecked Sendable {
     /// Creates a stream (`pa_stream_new_with_proplist`) with 16-bit samples.
     init(context: PulseContext, name: String, sampleRate: UInt32, channels: UInt8,
          properties: [String: String]) throws(PulseError) {
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: sampleRate, channels: channels)
+        pointer = try Self.make(context, name, pa_sample_spec(format: PA_SAMPLE_S16LE, rate: sampleRate, channels: channels),
+                                properties)
+        frameBytes = 2 * Int(channels)
+        followState()
+    }
+
+    /// Creates a stream (`pa_stream_new_with_proplist`) of `spec`.
+    init(context: PulseContext, name: String, spec: pa_sample_spec, properties: [String: String]) throws(PulseError) {
+        pointer = try Self.make(context, name, spec, properties)
+        var copy = spec
+        frameBytes = pa_frame_size(&copy)
+        followState()
+    }
+
+    private static func make(_ context: PulseContext, _ name: String, _ spec: pa_sample_spec,
+                             _ properties: [String: String]) throws(PulseError) -> OpaquePointer {
+        var spec = spec
         let list = pa_proplist_new()
         defer { pa_proplist_free(list) }
         for (key, value) in properties { pa_proplist_sets(list, key, value) }
         guard let stream = pa_stream_new_with_proplist(context.pointer, name, &spec, nil, list) else {
             throw PulseError.fromContext(context.pointer, "create stream")
         }
-        pointer = stream
-        frameBytes = 2 * Int(channels)
-        pa_stream_set_state_callback(stream, { stream, userdata in
+        return stream
+    }
+
+    private func followState() {
+        pa_stream_set_state_callback(pointer, { stream, userdata in
             let this = Unmanaged<PulseOwnStream>.fromOpaque(userdata!).takeUnretainedValue()
             switch pa_stream_get_state(stream) {
             case PA_STREAM_READY: this.onStateChange?(true)

@@ -334,16 +334,17 @@ public final class SoundServer: @unchecked Sendable {
 
     // MARK: Streams
 
-    /// Starts `pacat` playing silence as the app `appName`, with extra stream properties.
+    /// Starts `pacat` playing silence (or the raw audio `file`, then ending) as the app `appName`, with
+    /// extra stream properties.
     @discardableResult
     public func play(app appName: String, role: String? = nil, properties: [String: String] = [:],
-                     device: String? = nil, record: Bool = false) throws -> TestProcess {
+                     device: String? = nil, record: Bool = false, file: String? = nil) throws -> TestProcess {
         var arguments = [record ? "--record" : "--playback", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
                          "--client-name=\(appName)", "--stream-name=\(appName)-stream"]
         if let role { arguments.append("--property=media.role=\(role)") }
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) { arguments.append("--property=\(key)=\(value)") }
         if let device { arguments.append("--device=\(device)") }
-        arguments.append(record ? "/dev/null" : "/dev/zero")
+        arguments.append(record ? "/dev/null" : file ?? "/dev/zero")
         let process = try TestProcess("pacat", arguments, environment: environment, logDirectory: logs, name: "pacat-\(appName)")
         lock.withLock { clients.append(process) }
         recordChild(process.pid)
@@ -393,7 +394,7 @@ public final class SoundServer: @unchecked Sendable {
         return list.filter { ($0["client"] as? String).map { !$0.isEmpty } ?? false }
     }
 
-    /// The stream of a `pacat` started by ``play(app:role:properties:device:record:)``, once the server has it.
+    /// The stream of a `pacat` started by ``play(app:role:properties:device:record:file:)``, once the server has it.
     public func stream(of app: String, record: Bool = false, timeout: Duration = .seconds(10)) throws -> [String: Any] {
         var found: [String: Any]?
         try waitUntil("the stream of \(app)", timeout: timeout) {

@@ -27,6 +27,7 @@ public struct PolicyDocument: Hashable, Sendable {
         ("session", "alert", "boolean: a system alert", "false"),
         ("activation", "when", "\"explicit\" | \"first-stream\" | \"per-stream\"", "\"first-stream\""),
         ("activation", "release-grace-ms", "integer 0…60000", "2000"),
+        ("activation", "release-after-silence-ms", "integer 50…60000: a stream counts as stopped after this much silence", "none"),
         ("interruption", "when-interrupted", "\"pause\" | \"duck\" | \"mix\"", "\"pause\""),
         ("interruption", "resume", "\"never\" | \"on-should-resume\" | \"if-was-playing\"", "\"on-should-resume\""),
         ("interruption", "notify-others", "boolean", "true"),
@@ -83,6 +84,7 @@ public struct PolicyDocument: Hashable, Sendable {
                                                                      "first-stream": .firstStream, "per-stream": .perStream])
             ?? .firstStream
         policy.releaseGrace = .milliseconds(try reader.integer("activation", "release-grace-ms", in: 0...60_000) ?? 2000)
+        policy.releaseAfterSilence = try reader.integer("activation", "release-after-silence-ms", in: 50...60_000).map { .milliseconds($0) }
         policy.whenInterrupted = try reader.choice("interruption", "when-interrupted",
                                                    ["pause": InterruptionResponse.pause, "duck": .duck, "mix": .mix]) ?? .pause
         policy.resume = try reader.choice("interruption", "resume", ["never": ResumePolicy.never,

@@ -144,6 +144,9 @@ public enum EventLogRecords {
         case .permission(let app, let permission, let source):
             return make("permission", [("app", .string(app)), ("permission", .string(permission.rawValue)),
                                        ("source", .string(source))])
+        case .streamSound(let stream, let app, let sounding):
+            return make("stream.sound", [("stream", .string(stream.description)), ("app", .string(app)),
+                                         ("sounding", .bool(sounding))])
         case .commandFailed(let action, let subject, let error):
             return make("action.error", [("action", .string(action)), ("subject", .string(subject)),
                                           ("error", .string(error))])

@@ -87,6 +87,8 @@ extension ServerAdapter {
     }
 
     func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
+        // The bridge's own peak monitors are not apps.
+        guard reported.properties[SoundWatch.marker] == nil else { return }
         let stream = ServerTranslation.trimmed(reported)
         let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
         guard !order.isStale(facility, stream.index, askedAt: askedAt) else { return }

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// Sound to play, for tests of what the bridge hears.
+extension SoundServer {
+    /// Writes raw stereo 48 kHz 16-bit audio (what ``play(app:role:properties:device:record:file:)`` plays)
+    /// made of `segments`: a 440 Hz tone at a third of full scale where `sounding`, digital silence
+    /// elsewhere, each for its seconds. Returns the file's path.
+    public func writeSound(_ segments: [(sounding: Bool, seconds: Double)], name: String) throws -> String {
+        let path = root + "/\(name).raw"
+        var samples: [Int16] = []
+        for segment in segments {
+            let frames = Int(segment.seconds * 48_000)
+            samples.reserveCapacity(samples.count + 2 * frames)
+            for frame in 0..<frames {
+                let value = segment.sounding ? Int16(10_000 * sin(2 * Double.pi * 440 * Double(frame) / 48_000)) : 0
+                samples.append(value)
+                samples.append(value)
+            }
+        }
+        try samples.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
