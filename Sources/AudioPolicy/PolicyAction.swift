@@ -92,7 +92,7 @@ public enum PolicyAction: Hashable, Sendable {
     case rememberStreamLevels(restoreKey: String, StreamLevels, why: String)
 
     // The sound of streams (DESIGN §2, "Sound, not presence").
-    /// Watch the stream's level and report ``PolicyEvent/streamSound(_:sounding:)``: silent after
+    /// Watch the stream's level and report ``PolicyEvent/streamSounding(_:)`` and ``PolicyEvent/streamSilent(_:)``: silent after
     /// `silence` without sound, sounding at the first sound after that.
     case watchSound(StreamID, silence: Duration)
     /// Stop watching the stream's level.

@@ -5,7 +5,7 @@ import AudioSessionModel
 /// after each utterance, browsers after a video, games in their menus. A stream of a policy with
 /// `release-after-silence-ms` counts as playing only while it carries sound: the shell watches its
 /// level (``PolicyAction/watchSound(_:silence:)``) and reports when it has been silent for the policy's
-/// time and when it sounds again (``PolicyEvent/streamSound(_:sounding:)``). A silent stream counts as
+/// time and when it sounds again (``PolicyEvent/streamSounding(_:)`` and ``PolicyEvent/streamSilent(_:)``). A silent stream counts as
 /// a corked one: a duck, an interruption or a per-stream activation that lasted while it played ends,
 /// and comes back when it sounds. The engine never reads levels itself.
 extension PolicyEngine {

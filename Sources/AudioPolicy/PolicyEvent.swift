@@ -75,9 +75,11 @@ public enum PolicyEvent: Hashable, Sendable {
     case streamAppeared(StreamInfo)
     case streamChanged(StreamInfo)
     case streamVanished(StreamID)
-    /// A stream whose sound the bridge watches (``PolicyAction/watchSound(_:silence:)``) sounds again,
-    /// or has been silent for the time asked.
-    case streamSound(StreamID, sounding: Bool)
+    /// A stream whose sound the bridge watches (``PolicyAction/watchSound(_:silence:)``) sounds again
+    /// after silence.
+    case streamSounding(StreamID)
+    /// A stream whose sound the bridge watches has been silent for the time asked.
+    case streamSilent(StreamID)
     /// A command the engine asked for failed (the stream is gone, …).
     case actionFailed(PolicyAction, AudioSessionError)
     case serverLost

@@ -5,7 +5,7 @@ import PulseAudioClient
 /// The shell's ears for "sound, not presence" (DESIGN §2): for each stream the engine asks about
 /// (``PolicyAction/watchSound(_:silence:)``), a peak monitor of that stream alone, as the desktop's
 /// level meters read it (``PulsePeakMonitor``, 25 readings a second), and a timer. A reading above
-/// ``soundThreshold`` is sound; the engine hears ``PolicyEvent/streamSound(_:sounding:)`` when a stream
+/// ``soundThreshold`` is sound; the engine hears ``PolicyEvent/streamSounding(_:)`` and ``PolicyEvent/streamSilent(_:)`` when a stream
 /// has had no sound for its policy's silence, and again at its first sound after that. A stream is
 /// taken as sounding when the watch starts. Runs on the loop thread.
 final class SoundWatch {
@@ -108,14 +108,14 @@ final class SoundWatch {
         entry.silenceTimer.arm(after: entry.silence)
         if entry.silent {
             entry.silent = false
-            report(.streamSound(id, sounding: true))
+            report(.streamSounding(id))
         }
     }
 
     private func silenceLasted(_ id: StreamID) {
         guard let entry = watched[id], !entry.silent else { return }
         entry.silent = true
-        report(.streamSound(id, sounding: false))
+        report(.streamSilent(id))
     }
 
     /// The monitor ended while its stream is watched: open it again shortly, a few times in a row.
