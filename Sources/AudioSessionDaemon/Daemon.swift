@@ -84,6 +84,10 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         core.observeSettled { [unowned self] _ in journal.flush() }
+        // A stopping bridge whose server went away has nothing more to wait for.
+        core.observeEvents { [unowned self] event in
+            if stopping, case .serverLost = event { finish() }
+        }
         core.adapter.onReady = { [unowned self] in
             service?.firstReading.open()
             recoverOnce()
@@ -160,18 +164,24 @@ public final class Daemon: @unchecked Sendable {
         return exitStatus
     }
 
-    /// Undoes every effect, waits for the server to apply that, and ends ``run()``. On the loop thread.
-    /// If the server does not answer (it went away at the same moment), the bridge ends after 2 s anyway:
-    /// the journal still holds what could not be undone.
+    /// Undoes every effect, waits for the server to take that, and ends ``run()``. On the loop thread.
+    /// The bridge must not leave before the server has read its commands: pipewire-pulse drops what a
+    /// client that has hung up wrote and it had not read yet. So it waits for the server's answer after
+    /// them however slow a loaded server is, and ends early only when the connection is lost (the
+    /// server went away at the same moment) or after ``stopWait`` without an answer: the journal still
+    /// holds what could not be undone.
     public func stop() {
         guard !stopping else { return }
         stopping = true
         core.send(.shutdown)
-        stopDeadline.arm(after: .seconds(2))
+        stopDeadline.arm(after: Self.stopWait)
         core.adapter.afterPendingCommands { [unowned self] in
             roleModules.handBack { [unowned self] in finish() }
         }
     }
+
+    /// The longest a stopping bridge waits for a server that neither answers nor goes away.
+    static let stopWait = Duration.seconds(10)
 
     private func finish() {
         guard !finishedOnce else { return }

@@ -48,7 +48,7 @@ public final class BridgeDaemon: @unchecked Sendable {
     public func kill9() { process.kill9() }
 
     /// Stops it with SIGTERM and waits for it to exit; returns its exit status. A bridge still there
-    /// after 20 s (it waits at most 2 s for the server) is killed, and its status says so (137).
+    /// after 20 s (it waits at most 10 s for a server that neither answers nor goes away) is killed, and its status says so (137).
     @discardableResult
     public func terminate() -> Int32 {
         process.stop(grace: .seconds(20))
