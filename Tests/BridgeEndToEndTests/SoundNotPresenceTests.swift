@@ -36,3 +36,36 @@ struct SoundNotPresenceTests {
         #expect(!bridged.daemon.records("session.created").contains { $0["app"] as? String == "audiosessiond" })
     }
 }
+
+/// speech-dispatcher with espeak-ng, unmodified, as a screen reader drives it: its stream stays open and
+/// uncorked after each utterance.
+@Suite("speech-dispatcher speaking over music")
+struct SpeechDispatcherTests {
+    @Test("music is ducked while speech-dispatcher speaks and back after the last word, its stream still open",
+          arguments: SoundServerKind.allCases)
+    func duckedWhileSpeaking(kind: SoundServerKind) throws {
+        let bridged = try BridgedServer(kind)
+        defer { bridged.stop() }
+        let server = bridged.server
+        _ = try server.play(app: "Music Player", role: "music")
+        let music = try server.reportedStream(of: "Music Player")
+        let userVolume = SoundNotPresenceTests.userVolume
+        try server.pactl(["set-sink-input-volume", "\(music.index)", "\(userVolume)"])
+        func musicVolume() throws -> UInt32? { try server.reportedStream(index: music.index)?.volume.values.max() }
+        try bridged.waitUntil("the user's volume") { try musicVolume() == userVolume }
+
+        let daemon = try server.spawn("speech-dispatcher", ["--run-single", "--timeout", "0"])
+        let socket = server.runtimeDirectory + "/speech-dispatcher/speechd.sock"
+        try bridged.waitUntil("speech-dispatcher's socket (it printed: \(daemon.output.suffix(500)))") { unixSocketAccepts(socket) }
+        let say = try server.spawn("spd-say", ["--wait", "Good morning. The music goes quiet while I speak, and comes back after."])
+        try bridged.waitUntil("the music ducked while it speaks (spd-say: \(say.output))") {
+            try musicVolume().map { $0 < userVolume } == true
+        }
+        try bridged.waitUntil("spd-say to finish", timeout: .seconds(30)) { !say.isRunning }
+        try bridged.waitUntil("the music back at the user's volume after the last word") { try musicVolume() == userVolume }
+        let voices = try server.streams().compactMap(ReportedStream.init).filter { $0.app.hasPrefix("speech-dispatcher") }
+        #expect(!voices.isEmpty, "speech-dispatcher's stream is still open")
+        #expect(voices.allSatisfy { !$0.corked }, "and not corked: only its silence gave the music back")
+        #expect(try server.reportedStream(index: music.index)?.mute == false)
+    }
+}
