@@ -6,12 +6,12 @@ import Foundation
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers
 // that the benchmark starts itself, each figure next to a baseline measured in the same run.
 //
-//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|sessions|calls|scale] [--streams N]
+//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|sessions|calls|scale|sound] [--streams N]
 //
 // `--quick` takes fewer rounds and a smaller scale, to check that the benchmarks run.
 
 /// The parts of the benchmark, each runnable alone.
-enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument { case interruptions, pipewire, engine, sessions, calls, scale }
+enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument { case interruptions, pipewire, engine, sessions, calls, scale, sound }
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,6 +38,7 @@ struct BenchCommand: ParsableCommand {
             if wanted(.engine) { lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500) }
             if wanted(.sessions) { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
             if wanted(.calls) { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
+            if wanted(.sound) { lines += try Benchmarks.soundWatch(streams: 10, seconds: quick ? 2 : 10) }
             if wanted(.scale) {
                 lines += try Benchmarks.scale(streams: quick ? 200 : 2000, sessions: quick ? 100 : 1000, events: quick ? 50 : 1000)
             }
