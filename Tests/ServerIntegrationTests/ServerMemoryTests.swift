@@ -38,15 +38,7 @@ struct ServerMemoryTests {
         try waitUntil("the call to mute the player") { try player.stream().mute }
         switch touch {
         case .endedMuted:
-            player.stop()
-            call.stop()
-            // A call's session stays active for its policy's release grace after its stream ends;
-            // a player stream started before that would start interrupted.
-            try waitUntil("the bridge to end the call's session") {
-                daemon.records.contains {
-                    $0["event"] as? String == "session.active" && $0["app"] as? String == "softphone" && $0["active"] as? Bool == false
-                }
-            }
+            try endBoth(player, call, daemon)
         case .briefMuteUndone:
             usleep(30_000)
             call.stop()
@@ -95,11 +87,7 @@ struct ServerMemoryTests {
         try player.start()
         let call = try server.play(app: "softphone", role: "phone")
         try waitUntil("the call to mute the player") { try player.stream().mute }
-        player.stop()
-        call.stop()
-        try waitUntil("the bridge to end the call's session") {
-            daemon.records("session.active").contains { $0["app"] as? String == "softphone" && $0["active"] as? Bool == false }
-        }
+        try endBoth(player, call, daemon)
         try waitUntil("the player's stream to be gone") {
             try server.streams().allSatisfy { ($0["properties"] as? [String: Any])?["application.name"] as? String != Player.name }
         }
@@ -120,6 +108,17 @@ struct ServerMemoryTests {
         let stream = try #require(try server.reportedStream(index: next.index))
         #expect(!stream.mute && stream.volume.values.allSatisfy { $0 == Self.clientVolume },
                 "set \(setAfter) after the stream was seen; now \(stream); the bridge: \(daemon.diagnosis(lastRecords: 12))")
+    }
+
+    /// The player's stream ends while the call has it muted, then the call ends. A call's session stays
+    /// active for its policy's release grace after its stream ends; a player stream started before
+    /// that would start interrupted, so this waits for the session's end.
+    func endBoth(_ player: Player, _ call: TestProcess, _ daemon: BridgeDaemon) throws {
+        player.stop()
+        call.stop()
+        try waitUntil("the bridge to end the call's session") {
+            daemon.records("session.active").contains { $0["app"] as? String == "softphone" && $0["active"] as? Bool == false }
+        }
     }
 
     /// 73 %, as a client sets it.
