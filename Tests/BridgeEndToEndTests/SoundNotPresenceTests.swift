@@ -42,6 +42,27 @@ struct SoundNotPresenceTests {
         // The bridge's own monitor of the stream is no app: no session was made for it.
         #expect(!bridged.daemon.records("session.created").contains { $0["app"] as? String == "audiosessiond" })
     }
+
+    @Test("a screen reader's stream that was open before the bridge started is watched too", arguments: SoundServerKind.allCases)
+    func streamOpenBeforeTheBridge(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        _ = try server.play(app: "Music Player", role: "music")
+        let music = try server.reportedStream(of: "Music Player")
+        try server.pactl(["set-sink-input-volume", "\(music.index)", "\(Self.userVolume)"])
+        let speech = try server.writeSound([(false, 3), (true, 1.5), (false, 8)], name: "late-sentence")
+        _ = try server.play(app: "speech-dispatcher", role: "a11y", file: speech)
+        _ = try server.reportedStream(of: "speech-dispatcher")
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        func musicVolume() throws -> UInt32? { try server.reportedStream(index: music.index)?.volume.values.max() }
+        try waitUntil("the bridge to hear the reader's stream fall silent") {
+            daemon.records("stream.sound").contains { $0["app"] as? String == "speech-dispatcher" && $0["sounding"] as? Bool == false }
+        }
+        try waitUntil("the music at the user's volume while the reader is quiet") { try musicVolume() == Self.userVolume }
+        try waitUntil("the music ducked when the reader speaks") { try musicVolume().map { $0 < Self.userVolume } == true }
+        try waitUntil("the music back after it") { try musicVolume() == Self.userVolume }
+    }
 }
 
 /// speech-dispatcher with espeak-ng, unmodified, as a screen reader drives it: its stream stays open and

@@ -87,7 +87,9 @@ final class SoundWatch {
     }
 
     private func open(_ id: StreamID) {
-        guard let entry = watched[id], let context = adapter.currentContext else { return }
+        guard let entry = watched[id] else { return }
+        // A stream met while the server is still being read is watched once the connection is ready.
+        guard let context = adapter.currentContext else { return scheduleOpen(id, entry) }
         do {
             let monitor = try PulsePeakMonitor(context: context, sinkInput: id.index, readingsPerSecond: Self.readingsPerSecond,
                                                properties: [Self.marker: "\(id.index)", "application.id": "io.github.audiosession.Bridge1"])
@@ -126,6 +128,10 @@ final class SoundWatch {
         entry.monitor = nil
         guard entry.reopens < Self.reopenLimit else { return }
         entry.reopens += 1
+        scheduleOpen(id, entry)
+    }
+
+    private func scheduleOpen(_ id: StreamID, _ entry: WatchedStream) {
         let timer = entry.reopenTimer ?? PulseTimer(loop: loop) { [unowned self] in open(id) }
         entry.reopenTimer = timer
         timer.arm(after: Self.reopenDelay)
