@@ -57,6 +57,8 @@ public enum EventRecord: Hashable, Sendable {
     case effect(String, stream: StreamID, session: SessionID?, why: String)
     /// An app's record permission, and where it came from: `user`, `stored`, `policy` or `timeout`.
     case permission(app: String, RecordPermission, source: String)
+    /// An app's policy session acts as a call, or no longer, and why.
+    case call(SessionID, app: String, inCall: Bool, why: String)
     /// A stream whose sound is watched became silent (for its policy's time) or sounds again.
     case streamSound(StreamID, app: String, sounding: Bool)
     /// The server refused a command: what it was (`mute`, `volume`, `move`, `gain`, …), the object it

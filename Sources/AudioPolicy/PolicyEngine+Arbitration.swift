@@ -86,11 +86,7 @@ extension PolicyEngine {
         emit(.record(.sessionActive(id, app: session.appID, active: true, error: nil)))
         refreshEffects(ofStreamsIn: id, fade: .zero, why: "\(id) activated")
 
-        if mayInterrupt(session) {
-            for victimID in sessions.activeIDs.sorted() where sessions[victimID].map({ interrupts(session, $0) }) == true {
-                interrupt(victimID, by: id)
-            }
-        }
+        interruptOthers(id)
         // A call already in progress silences a mixable newcomer too.
         if !session.configuration.isCall, let call = sessions.activeCallIDs.sorted().first(where: { $0 != id }) {
             interrupt(id, by: call, fade: .zero)
@@ -101,6 +97,14 @@ extension PolicyEngine {
         checkMicrophoneMuted(id)
         refreshSecondaryAudioHints()
         return .success(())
+    }
+
+    /// Interrupts the active sessions that an active session interrupts.
+    mutating func interruptOthers(_ id: SessionID) {
+        guard let session = sessions[id], mayInterrupt(session) else { return }
+        for victimID in sessions.activeIDs.sorted() where sessions[victimID].map({ interrupts(session, $0) }) == true {
+            interrupt(victimID, by: id)
+        }
     }
 
     /// Ends a session's activation, and the interruptions and ducks it caused (the ducks fade back

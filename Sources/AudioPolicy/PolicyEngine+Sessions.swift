@@ -99,6 +99,7 @@ extension PolicyEngine {
             if explicitSessionsByOwner[pid]?.isEmpty == true { explicitSessionsByOwner[pid] = nil }
         }
         if let key = session.appKey, policySessionByApp[key] == id { policySessionByApp[key] = nil }
+        if let key = Self.processKey(session.policy, session.ownerPID), policySessionByApp[key] == id { policySessionByApp[key] = nil }
         let streamIDs = session.streamIDs
         sessions[id] = nil
         refreshMultiRoute(id)

@@ -29,13 +29,24 @@ extension PolicyEngine {
         guard let policy = policySet.policy(for: info.app, role: info.role) else { return nil }
         let key = "\(policy.name):\(info.app.key)"
         if let id = policySessionByApp[key], sessions[id] != nil { return id }
+        // An app whose policy watches for calls is one app per process: Chromium plays as "Chromium"
+        // and records as "Chromium input" from one audio process, and the call is both.
+        let processKey = Self.processKey(policy, info.processChain.first)
+        if let processKey, let id = policySessionByApp[processKey], sessions[id] != nil { return id }
         var session = newSession(kind: .policy, appID: info.app.key, policy: policy)
         session.appKey = key
         session.ownerPID = info.processChain.first
         session.processChain = info.processChain
         policySessionByApp[key] = session.id
+        if let processKey { policySessionByApp[processKey] = session.id }
         addSession(session)
         return session.id
+    }
+
+    /// The key of the one policy session of a process, for a policy that watches for calls.
+    static func processKey(_ policy: SessionPolicy, _ pid: Int32?) -> String? {
+        guard policy.calls.whileRecording, let pid else { return nil }
+        return "\(policy.name):process \(pid)"
     }
 
     mutating func streamAppeared(_ info: StreamInfo) {
@@ -66,6 +77,7 @@ extension PolicyEngine {
         autoActivateIfNeeded(sessionID)
         moveToPreferredDevice(streamID, why: "joined \(sessionID), which prefers another device")
         reportRoute(of: sessionID, cause: .streamChange)
+        refreshCall(of: sessionID)
     }
 
     /// Streams that appeared before their explicit session was created join it now.
@@ -126,6 +138,7 @@ extension PolicyEngine {
         guard let sessionID = stream.session else { return }
         count(stream, into: sessionID, by: delta)
         if stream.isPlaying && id.direction == .input { askBeforeRecording(sessionID) }
+        refreshCall(of: sessionID)
         autoActivateIfNeeded(sessionID)
     }
 
@@ -139,6 +152,7 @@ extension PolicyEngine {
         rememberUserLevels(of: stream)
         emit(.record(.streamRemoved(id, app: stream.info.app.name, role: stream.info.role, session: stream.session)))
         if let sessionID = stream.session {
+            refreshCall(of: sessionID)
             autoActivateIfNeeded(sessionID)
             if let session = sessions[sessionID], session.kind == .policy, session.streamIDs.isEmpty,
                 !session.isActive, session.autoDeactivateAt == nil

@@ -160,11 +160,14 @@ public struct StreamInfo: Hashable, Sendable {
     public var volume: ChannelVolumes
     /// `module-stream-restore.id`: the key under which the server remembers the stream's levels.
     public var restoreKey: String?
+    /// `media.name`: what the app calls the stream (a call engine names itself there).
+    public var mediaName: String?
 
     public init(
         id: StreamID, app: AppIdentity, role: String? = nil, token: String? = nil, processChain: [Int32] = [],
         device: DeviceID?, corked: Bool = false, mute: Bool = false,
-        volume: ChannelVolumes = ChannelVolumes(channels: 2, value: ChannelVolumes.norm), restoreKey: String? = nil
+        volume: ChannelVolumes = ChannelVolumes(channels: 2, value: ChannelVolumes.norm), restoreKey: String? = nil,
+        mediaName: String? = nil
     ) {
         self.id = id
         self.app = app
@@ -176,6 +179,7 @@ public struct StreamInfo: Hashable, Sendable {
         self.mute = mute
         self.volume = volume
         self.restoreKey = restoreKey
+        self.mediaName = mediaName
     }
 
     /// The volume and mute the server reports.

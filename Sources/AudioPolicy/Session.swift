@@ -54,6 +54,8 @@ public struct Session: Hashable, Sendable {
     public var preferredSampleRate: Double = 0
     /// The preferred IO buffer duration in seconds (0: none), a hint.
     public var preferredIOBufferDuration: Double = 0
+    /// Why a policy session acts as a call now, though its policy is another (nil: it does not).
+    public internal(set) var call: CallReason?
     /// The route last reported to the app.
     public internal(set) var reportedRoute = RouteDescription.empty
     /// Whether the app has been told to silence secondary audio.

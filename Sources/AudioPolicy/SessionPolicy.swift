@@ -78,6 +78,8 @@ public struct SessionPolicy: Hashable, Sendable {
     public var interruptionFade: Duration
     /// Whether the bridge may pause and play the app through MPRIS.
     public var usesMPRIS: Bool
+    /// When an app of this policy is in a call (and its session acts as one) though it never said so.
+    public var calls = CallDetection()
     /// What stands for recording while the user has not decided: allowed, asked, or silenced.
     public var recordPermission: RecordPermissionDefault = .granted
     /// How long the question to the user may stay unanswered before the default stands.

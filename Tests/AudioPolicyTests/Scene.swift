@@ -250,7 +250,7 @@ struct Scene {
     @discardableResult
     mutating func startStream(_ app: String, in session: SessionID? = nil, role: String? = nil,
                               direction: Direction = .output, volume: UInt32 = 0xC000, muted: Bool = false,
-                              pid: Int32? = nil, corked: Bool = false) -> StreamID {
+                              pid: Int32? = nil, corked: Bool = false, mediaName: String? = nil) -> StreamID {
         let id = StreamID(direction, nextIndex)
         nextIndex += 1
         let token = session.flatMap { engine.sessions[$0]?.token }
@@ -258,7 +258,7 @@ struct Scene {
             id: id, app: AppIdentity(name: app), role: role, token: token, processChain: pid.map { [$0, 1] } ?? [],
             device: direction == .output ? device(named: defaultName(.output)) : device(named: defaultName(.input)),
             corked: corked, mute: muted, volume: ChannelVolumes(channels: 2, value: volume),
-            restoreKey: "sink-input-by-application-name:\(app)")
+            restoreKey: "sink-input-by-application-name:\(app)", mediaName: mediaName)
         serverStreams[id] = info
         send(.streamAppeared(info))
         return id

@@ -37,6 +37,8 @@ public struct PolicyDocument: Hashable, Sendable {
         ("ducking", "fade-ms", "integer 0…5000", "200"),
         ("fades", "interruption-ms", "integer 0…2000", "30"),
         ("mpris", "use", "boolean", "false"),
+        ("calls", "while-recording", "boolean: the app is in a call while it records from a microphone and plays at once", "false"),
+        ("calls", "engines", "array of strings: stream or client names of call engines; a stream of the app so named puts it in a call", "[]"),
         ("record", "permission", "\"granted\" | \"ask\" | \"denied\"", "\"granted\""),
         ("record", "ask-timeout-s", "integer 5…600", "60"),
         ("match", "desktop-ids", "array of strings", "[]"),
@@ -98,6 +100,8 @@ public struct PolicyDocument: Hashable, Sendable {
         policy.duckFade = .milliseconds(try reader.integer("ducking", "fade-ms", in: 0...5000) ?? 200)
         policy.interruptionFade = .milliseconds(try reader.integer("fades", "interruption-ms", in: 0...2000) ?? 30)
         policy.usesMPRIS = try reader.bool("mpris", "use") ?? false
+        policy.calls = CallDetection(whileRecording: try reader.bool("calls", "while-recording") ?? false,
+                                     engines: try reader.strings("calls", "engines") ?? [])
         policy.recordPermission = try reader.choice("record", "permission", ["granted": RecordPermissionDefault.granted,
                                                                              "ask": .ask, "denied": .denied]) ?? .granted
         policy.recordPermissionTimeout = .seconds(try reader.integer("record", "ask-timeout-s", in: 5...600) ?? 60)

@@ -144,6 +144,9 @@ public enum EventLogRecords {
         case .permission(let app, let permission, let source):
             return make("permission", [("app", .string(app)), ("permission", .string(permission.rawValue)),
                                        ("source", .string(source))])
+        case .call(let id, let app, let inCall, let why):
+            return make("session.call", [("session", session(id)), ("app", .string(app)), ("inCall", .bool(inCall)),
+                                         ("why", .string(why))])
         case .streamSound(let stream, let app, let sounding):
             return make("stream.sound", [("stream", .string(stream.description)), ("app", .string(app)),
                                          ("sounding", .bool(sounding))])

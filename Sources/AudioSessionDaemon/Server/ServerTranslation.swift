@@ -31,7 +31,7 @@ enum ServerTranslation {
     static let streamPropertyKeys: Set<String> = [
         "application.name", "application.process.binary", "application.id", "application.desktop",
         "pipewire.access.portal.app_id", "flatpak.app_id", "media.role", "audiosession.token",
-        "module-stream-restore.id", "application.process.id", "pipewire.sec.pid",
+        "module-stream-restore.id", "application.process.id", "pipewire.sec.pid", "media.name",
     ]
 
     /// The stream with only the properties the bridge reads.
@@ -59,6 +59,7 @@ enum ServerTranslation {
             id: StreamID(stream.isSinkInput ? .output : .input, stream.index), app: app, role: p["media.role"],
             token: p["audiosession.token"], processChain: process.chain,
             device: DeviceID(stream.isSinkInput ? .output : .input, stream.device), corked: stream.corked,
-            mute: stream.mute, volume: ChannelVolumes(stream.volume), restoreKey: p["module-stream-restore.id"])
+            mute: stream.mute, volume: ChannelVolumes(stream.volume), restoreKey: p["module-stream-restore.id"],
+            mediaName: p["media.name"] ?? stream.name)
     }
 }
