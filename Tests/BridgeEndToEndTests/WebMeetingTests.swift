@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// A web meeting in a real browser, unmodified: Chromium under Xvfb captures the simulated microphone
+/// and plays the far end of a WebRTC call (two peer connections in one page), as Meet or Jitsi do. It
+/// plays as "Chromium" and records as "Chromium input" from one audio process, with no role. The music
+/// is mpv with its MPRIS plugin. Assertions on MPRIS status and on the server's state.
+@Suite("Web meetings in a real browser", .serialized)
+struct WebMeetingTests {
+    /// The meeting: the microphone goes to one peer connection, and what the other receives plays.
+    static let page = """
+        <!doctype html><meta charset="utf-8"><title>waiting</title>
+        <script>
+        async function call() {
+          const mic = await navigator.mediaDevices.getUserMedia({audio: true});
+          const near = new RTCPeerConnection(), far = new RTCPeerConnection();
+          near.onicecandidate = e => { if (e.candidate) far.addIceCandidate(e.candidate); };
+          far.onicecandidate = e => { if (e.candidate) near.addIceCandidate(e.candidate); };
+          far.ontrack = e => { const el = new Audio(); el.srcObject = e.streams[0]; el.play(); window.farEnd = el; };
+          mic.getTracks().forEach(t => near.addTrack(t, mic));
+          await near.setLocalDescription(); await far.setRemoteDescription(near.localDescription);
+          await far.setLocalDescription(); await near.setRemoteDescription(far.localDescription);
+          document.title = "in call";
+        }
+        call().catch(e => { document.title = "error " + e; });
+        </script>
+        """
+
+    /// mpv plays; `start` opens the meeting's page in a browser whose streams `isBrowser` tells; mpv must
+    /// be paused while the browser records and plays, and play again once the page has closed.
+    func meeting(_ kind: SoundServerKind, _ name: String, isBrowser: @escaping (ReportedStream) -> Bool,
+                 start: (SoundServer, _ page: String) throws -> TestProcess) throws {
+        let bridged = try BridgedServer(kind)
+        defer { bridged.stop() }
+        let server = bridged.server
+        let mpvLog = server.root + "/logs/mpv.log"
+        try server.spawnDetached("mpv", [
+            "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--script=/usr/lib/mpv-mpris/mpris.so",
+            "av://lavfi:sine=frequency=440",
+        ], log: mpvLog)
+        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
+        try bridged.waitUntil("mpv to play (its output: \(textSoFar(mpvLog)))", timeout: .seconds(20)) { player.status == "Playing" }
+        let music = try server.reportedStream(of: "mpv")
+
+        let page = server.root + "/meeting.html"
+        try Self.page.write(toFile: page, atomically: true, encoding: .utf8)
+        let browser = try start(server, page)
+        func browserStreams() throws -> (playing: Int, recording: Int) {
+            (try server.streams().compactMap(ReportedStream.init).filter(isBrowser).count,
+             try server.streams(record: true).compactMap(ReportedStream.init).filter(isBrowser).count)
+        }
+        try bridged.waitUntil("\(name) to record and play (its output: \(browser.output.suffix(800)))", timeout: .seconds(40)) {
+            let streams = try browserStreams()
+            return streams.playing > 0 && streams.recording > 0
+        }
+        try bridged.waitUntil("the meeting to pause mpv (status \(player.status))", timeout: .seconds(15)) { player.status == "Paused" }
+
+        _ = browser.stop(grace: .seconds(5))  // the meeting's page closes
+        try bridged.waitUntil("\(name)'s streams to end") { try browserStreams() == (0, 0) }
+        try bridged.waitUntil("mpv to play again after the meeting (status \(player.status))", timeout: .seconds(15)) {
+            player.status == "Playing"
+        }
+        try bridged.waitUntil("mpv's stream unmuted") { try server.reportedStream(index: music.index)?.mute == false }
+    }
+
+    /// Chromium plays as "Chromium" and records as "Chromium input", from one audio process.
+    @Test("a web meeting in Chromium pauses mpv, and mpv plays again when the meeting's page closes",
+          arguments: SoundServerKind.allCases)
+    func chromiumMeeting(kind: SoundServerKind) throws {
+        try meeting(kind, "Chromium", isBrowser: { $0.app.hasPrefix("Chromium") }) { server, page in
+            try server.spawn("chromium", [
+                "--no-sandbox", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required",
+                "--user-data-dir=\(server.root)/chromium", "--no-first-run", "--disable-gpu", "--password-store=basic",
+                "file://\(page)",
+            ], extraEnvironment: ["DISPLAY": try server.startDisplay()])
+        }
+    }
+
+    /// Firefox names its capture and its far end alike.
+    @Test("a web meeting in headless Firefox ESR pauses mpv, and mpv plays again when the meeting's page closes",
+          arguments: SoundServerKind.allCases)
+    func firefoxMeeting(kind: SoundServerKind) throws {
+        try meeting(kind, "Firefox", isBrowser: { $0.app.lowercased().contains("firefox") }) { server, page in
+            let profile = server.root + "/firefox"
+            try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+            try """
+                user_pref("media.navigator.permission.disabled", true);
+                user_pref("media.autoplay.default", 0);
+                user_pref("media.autoplay.blocking_policy", 0);
+                user_pref("browser.shell.checkDefaultBrowser", false);
+                user_pref("datareporting.policy.dataSubmissionEnabled", false);
+                """.write(toFile: profile + "/user.js", atomically: true, encoding: .utf8)
+            return try server.spawn("firefox-esr", ["--headless", "--no-remote", "--profile", profile, "file://\(page)"])
+        }
+    }
+}
