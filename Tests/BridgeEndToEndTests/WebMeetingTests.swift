@@ -96,3 +96,38 @@ struct WebMeetingTests {
         }
     }
 }
+
+/// A page's `<audio>` in Chromium, interrupted by a softphone call: paused through Chromium's own MPRIS
+/// player, and nothing is left muted after.
+@Suite("A page's audio in Chromium")
+struct BrowserAudioTests {
+    @Test("a softphone call pauses a page's audio in Chromium, and nothing is left muted after", arguments: SoundServerKind.allCases)
+    func callPausesPageAudio(kind: SoundServerKind) throws {
+        let bridged = try BridgedServer(kind)
+        defer { bridged.stop() }
+        let server = bridged.server
+        _ = try server.writeSound([(true, 10)], name: "tone", wave: true)
+        let page = server.root + "/player.html"
+        try "<!doctype html><title>player</title><audio src=\"tone.wav\" loop autoplay controls></audio>"
+            .write(toFile: page, atomically: true, encoding: .utf8)
+        let browser = try server.spawn("chromium", [
+            "--no-sandbox", "--autoplay-policy=no-user-gesture-required", "--user-data-dir=\(server.root)/chromium",
+            "--no-first-run", "--disable-gpu", "--password-store=basic", "file://\(page)",
+        ], extraEnvironment: ["DISPLAY": try server.startDisplay()])
+        defer { _ = browser.stop(grace: .seconds(5)) }
+        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.chromium.instance\(browser.pid)", server: server)
+        try bridged.waitUntil("Chromium's player to play (its output: \(browser.output.suffix(800)))", timeout: .seconds(30)) {
+            player.status == "Playing"
+        }
+        _ = try server.reportedStream(of: "Chromium")
+
+        let call = try server.play(app: "softphone", role: "phone")
+        try bridged.waitUntil("the call to pause the page (status \(player.status))", timeout: .seconds(15)) { player.status == "Paused" }
+        call.stop()
+        try bridged.waitUntil("the call's stream to end") { try server.streams().compactMap(ReportedStream.init).allSatisfy { $0.app != "softphone" } }
+        try bridged.waitUntil("nothing of Chromium's left muted") {
+            try server.streams().compactMap(ReportedStream.init).filter { $0.app == "Chromium" }.allSatisfy { !$0.mute }
+        }
+        #expect(player.status == "Paused", "a browser's page does not play again by itself (browser-like: resume never)")
+    }
+}

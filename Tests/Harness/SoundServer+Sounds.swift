@@ -3,11 +3,11 @@ import Foundation
 
 /// Sound to play, for tests of what the bridge hears.
 extension SoundServer {
-    /// Writes raw stereo 48 kHz 16-bit audio (what ``play(app:role:properties:device:record:file:)`` plays)
-    /// made of `segments`: a 440 Hz tone at a third of full scale where `sounding`, digital silence
-    /// elsewhere, each for its seconds. Returns the file's path.
-    public func writeSound(_ segments: [(sounding: Bool, seconds: Double)], name: String) throws -> String {
-        let path = root + "/\(name).raw"
+    /// Writes raw stereo 48 kHz 16-bit audio (what ``play(app:role:properties:device:record:file:)`` plays),
+    /// or with `wave` a WAV file of it, made of `segments`: a 440 Hz tone at a third of full scale where
+    /// `sounding`, digital silence elsewhere, each for its seconds. Returns the file's path.
+    public func writeSound(_ segments: [(sounding: Bool, seconds: Double)], name: String, wave: Bool = false) throws -> String {
+        let path = root + "/\(name)" + (wave ? ".wav" : ".raw")
         var samples: [Int16] = []
         for segment in segments {
             let frames = Int(segment.seconds * 48_000)
@@ -18,7 +18,8 @@ extension SoundServer {
                 samples.append(value)
             }
         }
-        try samples.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: path))
+        let data = samples.withUnsafeBytes { Data($0) }
+        try ((wave ? Self.waveHeader(dataBytes: UInt32(data.count)) : Data()) + data).write(to: URL(fileURLWithPath: path))
         return path
     }
 }
