@@ -50,6 +50,10 @@ extension AudioSessionControl {
                                     player.map { String($0.dropFirst("org.mpris.MediaPlayer2.".count)) } ?? "-",
                                     player.map { NowPlayingLookup.describe(player: $0, on: bridge.connection) } ?? "-"]
                         })
+            // Apps whose policy session acts as a call (a web meeting in a browser), and why.
+            for s in list("sessions") {
+                if let why = s["call"] as? String { print("\(text(s["app"])) is in a call: \(why)") }
+            }
             print()
             Table.print(["STREAM", "APP", "ROLE", "SESSION", "DEVICE", "CORKED", "MUTE", "BRIDGE EFFECT"],
                         list("streams").map { s in

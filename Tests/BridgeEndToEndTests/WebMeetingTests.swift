@@ -56,6 +56,12 @@ struct WebMeetingTests {
             return streams.playing > 0 && streams.recording > 0
         }
         try bridged.waitUntil("the meeting to pause mpv (status \(player.status))", timeout: .seconds(15)) { player.status == "Paused" }
+        func status() throws -> String {
+            try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["status"], environment: server.environment).output
+        }
+        try bridged.waitUntil("audiosessionctl status to show the meeting as a call (now: \((try? status()) ?? "?"))", timeout: .seconds(15)) {
+            try status().contains("is in a call: it records from a microphone while it plays")
+        }
 
         _ = browser.stop(grace: .seconds(5))  // the meeting's page closes
         try bridged.waitUntil("\(name)'s streams to end") { try browserStreams() == (0, 0) }

@@ -20,6 +20,7 @@ enum Snapshot {
                 ("active", .bool(session.isActive)), ("interrupted", .bool(session.isInterrupted)),
                 ("route", EventLogRecords.route(engine.currentRoute(of: session.id))),
                 ("player", session.nowPlayingPlayer.map { .string($0) } ?? .null),
+                ("call", session.call.map { .string($0.description) } ?? .null),
             ])
         }
         let streamInfos = engine.streamInfos.values.filter { stream in
