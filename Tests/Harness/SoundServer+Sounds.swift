@@ -22,4 +22,20 @@ extension SoundServer {
         try ((wave ? Self.waveHeader(dataBytes: UInt32(data.count)) : Data()) + data).write(to: URL(fileURLWithPath: path))
         return path
     }
+
+    /// Writes `seconds` of stereo 48 kHz 16-bit silence as a WAV file (for `pw-play`); returns its path.
+    public func writeSilence(seconds: Int = 60) throws -> String {
+        let path = root + "/silence-\(seconds)s.wav"
+        try (Self.waveHeader(dataBytes: UInt32(4 * 48000 * seconds)) + Data(count: 4 * 48000 * seconds))
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The header of a WAV file of stereo 48 kHz 16-bit samples, `dataBytes` of them.
+    static func waveHeader(dataBytes bytes: UInt32) -> Data {
+        func le<T: FixedWidthInteger>(_ value: T) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
+        var wave = Data("RIFF".utf8) + le(36 + bytes) + Data("WAVEfmt ".utf8) + le(UInt32(16)) + le(UInt16(1))
+        wave += le(UInt16(2)) + le(UInt32(48000)) + le(UInt32(4 * 48000)) + le(UInt16(4)) + le(UInt16(16))
+        return wave + Data("data".utf8) + le(bytes)
+    }
 }
