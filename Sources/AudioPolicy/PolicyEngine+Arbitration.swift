@@ -207,6 +207,10 @@ extension PolicyEngine {
     /// Activates a policy session whose stream started, as its policy says.
     mutating func autoActivateIfNeeded(_ id: SessionID) {
         guard let session = sessions[id], session.activatesAutomatically else { return }
+        if session.quietAfterCall {
+            if session.runningStreams == 0 { sessions[id]?.quietAfterCall = false }
+            return
+        }
         if session.runningStreams > 0 {
             sessions[id]?.autoDeactivateAt = nil
             guard !session.isActive, !session.isInterrupted else { return }

@@ -86,14 +86,16 @@ extension PolicyEngine {
     }
 
     /// The call is over: the activation ends, telling those it interrupted that they may resume, and
-    /// the session is under its own policy again (and activates as that says, if its streams play).
+    /// the session is under its own policy again. The streams of the call that still run (the far end
+    /// closes a moment after the microphone) do not activate it again: that would pause the music it
+    /// just gave back; a stream that starts or joins afterwards does.
     private mutating func endCall(_ id: SessionID) {
         guard let session = sessions[id], let reason = session.call else { return }
         deactivate(id, notifyOthers: true)
         sessions[id]?.call = nil
         sessions[id]?.configuration = session.policy.configuration
+        sessions[id]?.quietAfterCall = session.runningStreams > 0
         emit(.record(.call(id, app: session.appID, inCall: false, why: "the call is over (\(reason))")))
         emit(.record(.sessionCategory(id, app: session.appID, session.policy.configuration)))
-        autoActivateIfNeeded(id)
     }
 }

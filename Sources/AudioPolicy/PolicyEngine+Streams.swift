@@ -70,6 +70,7 @@ extension PolicyEngine {
         guard let stream = streams[streamID] else { return }
         streams[streamID]?.session = sessionID
         sessions[sessionID]?.streamIDs.insert(streamID)
+        if stream.isPlaying { sessions[sessionID]?.quietAfterCall = false }
         if stream.isPlaying { count(stream, into: sessionID, by: 1) }
         if stream.isPlaying && streamID.direction == .input { askBeforeRecording(sessionID) }
         let refusal = sessions[sessionID].flatMap(streamID.direction == .input ? recordingRefusal : playbackRefusal)
@@ -137,6 +138,7 @@ extension PolicyEngine {
         if id.direction == .output { playingOutputCount += delta }
         guard let sessionID = stream.session else { return }
         count(stream, into: sessionID, by: delta)
+        if stream.isPlaying { sessions[sessionID]?.quietAfterCall = false }
         if stream.isPlaying && id.direction == .input { askBeforeRecording(sessionID) }
         refreshCall(of: sessionID)
         autoActivateIfNeeded(sessionID)

@@ -56,6 +56,9 @@ public struct Session: Hashable, Sendable {
     public var preferredIOBufferDuration: Double = 0
     /// Why a policy session acts as a call now, though its policy is another (nil: it does not).
     public internal(set) var call: CallReason?
+    /// A call just ended while streams of it still ran (the far end closes a moment after the
+    /// microphone): they do not activate the session again; a stream that starts or joins does.
+    var quietAfterCall = false
     /// The route last reported to the app.
     public internal(set) var reportedRoute = RouteDescription.empty
     /// Whether the app has been told to silence secondary audio.

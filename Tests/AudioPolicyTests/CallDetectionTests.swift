@@ -79,4 +79,25 @@ struct CallDetectionTests {
         #expect(scene.engine.sessions[browser]?.configuration.category == .playback)
         #expect(scene.engine.sessions[browser]?.configuration.isCall == false)
     }
+
+    @Test("at hang-up the far end may close a moment after the microphone: the music is not paused again meanwhile")
+    func farEndClosesLast() {
+        var (scene, music, song) = musicPlaying()
+        let farEnd = scene.startStream("Chromium", pid: 4242)
+        let microphone = scene.startStream("Chromium input", direction: .input, pid: 4242)
+        scene.settle()
+        #expect(scene.isMuted(song))
+        scene.stopStream(microphone)
+        scene.advance(100)
+        #expect(!scene.isMuted(song), "the music is given back at once")
+        scene.stopStream(farEnd)
+        scene.settle()
+        #expect(!scene.isMuted(song))
+        #expect(scene.interruptions(music).map(\.type) == [.began, .ended])
+        // A page that plays afterwards is a browser's playback again.
+        let video = scene.startStream("Chromium", pid: 4242)
+        scene.settle()
+        #expect(scene.engine.sessions[scene.policySession(of: video)]?.isActive == true)
+        #expect(scene.isMuted(song))
+    }
 }
