@@ -13,14 +13,7 @@ struct RealPlayerTests {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let server = scenario.server
-        let log = server.root + "/logs/mpv.log"
-        // Not a child of this test, whose connection owns the call session below.
-        try server.spawnDetached("mpv", [
-            "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--script=/usr/lib/mpv-mpris/mpris.so",
-            "av://lavfi:sine=frequency=440",
-        ], log: log)
-        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
-        try waitUntil("mpv to play (its output: \(textSoFar(log)))", timeout: .seconds(20)) { player.status == "Playing" }
+        let (player, log) = try Self.startMPV(server)
         let stream = try server.reportedStream(of: "mpv")
         let client = try scenario.client()
         _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
@@ -43,6 +36,21 @@ struct RealPlayerTests {
         }
         for module in headphones { try server.unloadModule(module) }
         try waitUntil("mpv to pause when its headphones go (status \(player.status))") { player.status == "Paused" }
+    }
+}
+
+extension RealPlayerTests {
+    /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose
+    /// connection owns the sessions tests make), and waits until it says it plays.
+    static func startMPV(_ server: SoundServer) throws -> (player: MPRISPlayer, log: String) {
+        let log = server.root + "/logs/mpv.log"
+        try server.spawnDetached("mpv", [
+            "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--script=/usr/lib/mpv-mpris/mpris.so",
+            "av://lavfi:sine=frequency=440",
+        ], log: log)
+        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
+        try waitUntil("mpv to play (its output: \(textSoFar(log)))", timeout: .seconds(20)) { player.status == "Playing" }
+        return (player, log)
     }
 }
 

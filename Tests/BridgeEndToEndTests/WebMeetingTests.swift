@@ -35,13 +35,7 @@ struct WebMeetingTests {
         let bridged = try BridgedServer(kind)
         defer { bridged.stop() }
         let server = bridged.server
-        let mpvLog = server.root + "/logs/mpv.log"
-        try server.spawnDetached("mpv", [
-            "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--script=/usr/lib/mpv-mpris/mpris.so",
-            "av://lavfi:sine=frequency=440",
-        ], log: mpvLog)
-        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
-        try bridged.waitUntil("mpv to play (its output: \(textSoFar(mpvLog)))", timeout: .seconds(20)) { player.status == "Playing" }
+        let (player, _) = try RealPlayerTests.startMPV(server)
         let music = try server.reportedStream(of: "mpv")
 
         let page = server.root + "/meeting.html"
