@@ -40,12 +40,32 @@ struct RealPlayerTests {
 }
 
 extension RealPlayerTests {
+    @Test("mpv as a native PipeWire client (--ao=pipewire) is governed as a media player: a call pauses it, and it plays after",
+          arguments: [SoundServerKind.pipewire, .pipewire14])
+    func nativePipeWireMPV(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let (player, log) = try Self.startMPV(scenario.server, output: "pipewire")
+        let stream = try scenario.server.reportedStream(of: "mpv")
+        let client = try scenario.client()
+        let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
+        #expect(try client.property(session, "Category") == .string("playback"))
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("mpv to play after the call (status \(player.status))") { player.status == "Playing" }
+        try waitUntil("mpv's stream unmuted on the server") { try scenario.server.reportedStream(index: stream.index)?.mute == false }
+    }
+
     /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose
     /// connection owns the sessions tests make), and waits until it says it plays.
-    static func startMPV(_ server: SoundServer) throws -> (player: MPRISPlayer, log: String) {
+    /// `output` is mpv's audio output: `pulse` (libpulse) or `pipewire` (a native PipeWire client).
+    static func startMPV(_ server: SoundServer, output: String = "pulse") throws -> (player: MPRISPlayer, log: String) {
         let log = server.root + "/logs/mpv.log"
         try server.spawnDetached("mpv", [
-            "--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--script=/usr/lib/mpv-mpris/mpris.so",
+            "--no-config", "--no-video", "--no-terminal", "--ao=\(output)", "--script=/usr/lib/mpv-mpris/mpris.so",
             "av://lavfi:sine=frequency=440",
         ], log: log)
         let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
