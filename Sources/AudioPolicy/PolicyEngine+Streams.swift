@@ -111,6 +111,14 @@ extension PolicyEngine {
         }
         streams[info.id]?.info = info
         playingChanged(info.id, wasPlaying: old.isPlaying)
+        // A native PipeWire stream may be reported before its properties are all there (pipewire-pulse
+        // announced mpv's `--ao=pipewire` node with no role and took it into no session): a stream in
+        // no session whose app or role changed is attributed again.
+        if old.session == nil, old.info.app != info.app || old.info.role != info.role || old.info.token != info.token,
+            let sessionID = attribute(info)
+        {
+            join(info.id, sessionID)
+        }
         absorbReportedLevels(info.id, info.levels)
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
             return
