@@ -32,8 +32,7 @@ extension PolicyEngine {
         guard var stream = streams[id], let key = stream.info.restoreKey,
             let owed = owedLevels.removeValue(forKey: key)
         else { return }
-        stream.serverMemory = owed.bridgeSet
-        stream.serverMemoryUntil = now + settings.serverMemoryWindow
+        stream.serverMemory = TrackedStream.ServerMemoryWindow(until: now + settings.serverMemoryWindow, bridgeSet: owed.bridgeSet)
         if owed.bridgeSet.holds(volume: stream.user.volume, userVolume: owed.user.volume) { stream.user.volume = owed.user.volume }
         if owed.bridgeSet.holds(mute: stream.user.mute, userMute: owed.user.mute) { stream.user.mute = owed.user.mute }
         streams[id] = stream
@@ -44,16 +43,15 @@ extension PolicyEngine {
     /// the stream is then where the server put it, and the caller puts the user's levels back. Returns
     /// whether any part was; a part that is not is left to the caller as anyone's change.
     mutating func absorbServerMemory(_ id: StreamID, _ reported: StreamLevels) -> Bool {
-        guard var stream = streams[id], let end = stream.serverMemoryUntil else { return false }
-        guard now <= end else {
-            streams[id]?.serverMemoryUntil = nil
-            streams[id]?.serverMemory = BridgeSetLevels()
+        guard var stream = streams[id], let memory = stream.serverMemory else { return false }
+        guard now <= memory.until else {
+            streams[id]?.serverMemory = nil
             return false
         }
         let volumeUnasked = reported.volume != stream.applied.volume && !stream.expectedVolumes.contains(reported.volume)
         let muteUnasked = reported.mute != stream.applied.mute && !stream.expectedMutes.contains(reported.mute)
-        let volumeRemembered = volumeUnasked && stream.serverMemory.holds(volume: reported.volume, userVolume: stream.user.volume)
-        let muteRemembered = muteUnasked && stream.serverMemory.holds(mute: reported.mute, userMute: stream.user.mute)
+        let volumeRemembered = volumeUnasked && memory.bridgeSet.holds(volume: reported.volume, userVolume: stream.user.volume)
+        let muteRemembered = muteUnasked && memory.bridgeSet.holds(mute: reported.mute, userMute: stream.user.mute)
         guard volumeRemembered || muteRemembered else { return false }
         // The memory overwrote whatever was under way: start again from what the server has now.
         if volumeRemembered {

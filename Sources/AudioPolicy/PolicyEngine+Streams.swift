@@ -70,9 +70,11 @@ extension PolicyEngine {
         guard let stream = streams[streamID] else { return }
         streams[streamID]?.session = sessionID
         sessions[sessionID]?.streamIDs.insert(streamID)
-        if stream.isPlaying { sessions[sessionID]?.quietAfterCall = false }
-        if stream.isPlaying { count(stream, into: sessionID, by: 1) }
-        if stream.isPlaying && streamID.direction == .input { askBeforeRecording(sessionID) }
+        if stream.isPlaying {
+            sessions[sessionID]?.quietAfterCall = false
+            count(stream, into: sessionID, by: 1)
+            if streamID.direction == .input { askBeforeRecording(sessionID) }
+        }
         let refusal = sessions[sessionID].flatMap(streamID.direction == .input ? recordingRefusal : playbackRefusal)
         refreshEffects(of: streamID, fade: .zero, why: refusal?.description ?? "joined \(sessionID)")
         autoActivateIfNeeded(sessionID)
@@ -146,8 +148,10 @@ extension PolicyEngine {
         if id.direction == .output { playingOutputCount += delta }
         guard let sessionID = stream.session else { return }
         count(stream, into: sessionID, by: delta)
-        if stream.isPlaying { sessions[sessionID]?.quietAfterCall = false }
-        if stream.isPlaying && id.direction == .input { askBeforeRecording(sessionID) }
+        if stream.isPlaying {
+            sessions[sessionID]?.quietAfterCall = false
+            if id.direction == .input { askBeforeRecording(sessionID) }
+        }
         refreshCall(of: sessionID)
         autoActivateIfNeeded(sessionID)
     }

@@ -64,11 +64,15 @@ struct TrackedStream: Hashable, Sendable {
     /// The levels the bridge set on this stream that were not the user's: what the server may remember
     /// of it for the app's next stream.
     var bridgeSet = BridgeSetLevels()
-    /// Until then, a level the bridge did not ask for that is in `serverMemory` (what the bridge set on
-    /// the app's earlier stream) is the server's memory, not anyone's choice
+    /// For a short window after the stream appeared, what the bridge had set on the app's earlier
+    /// stream: such a level that the bridge did not ask for is the server's memory, not anyone's choice
     /// (``PolicyEngine/absorbServerMemory(_:_:)``).
-    var serverMemoryUntil: EngineTime?
-    var serverMemory = BridgeSetLevels()
+    var serverMemory: ServerMemoryWindow?
+
+    struct ServerMemoryWindow: Hashable, Sendable {
+        var until: EngineTime
+        var bridgeSet: BridgeSetLevels
+    }
 
     struct ExpectedMove: Hashable, Sendable {
         var device: DeviceID

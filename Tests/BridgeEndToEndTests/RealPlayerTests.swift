@@ -17,14 +17,7 @@ struct RealPlayerTests {
         let stream = try server.reportedStream(of: "mpv")
         let client = try scenario.client()
         _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
-
-        let call = try client.createSession("call")
-        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
-        try client.setActive(call.path, true)
-        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
-        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try waitUntil("mpv to play after the call (status \(player.status))") { player.status == "Playing" }
-        try waitUntil("mpv's stream unmuted") { try server.reportedStream(index: stream.index)?.mute == false }
+        try Self.callPausesAndResumes(player, stream, client, server)
 
         func routeChanges() -> [[String: Any]] {
             scenario.daemon.records.filter { $0["event"] as? String == "route.change" && $0["app"] as? String == "mpv" }
@@ -50,13 +43,19 @@ extension RealPlayerTests {
         let client = try scenario.client()
         let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
         #expect(try client.property(session, "Category") == .string("playback"))
+        try Self.callPausesAndResumes(player, stream, client, scenario.server)
+    }
+
+    /// A call of `client`'s pauses mpv through MPRIS; when it ends, mpv plays again with its stream unmuted.
+    static func callPausesAndResumes(_ player: MPRISPlayer, _ stream: ReportedStream, _ client: BusClient,
+                                     _ server: SoundServer) throws {
         let call = try client.createSession("call")
         try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
         try client.setActive(call.path, true)
         try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
         try waitUntil("mpv to play after the call (status \(player.status))") { player.status == "Playing" }
-        try waitUntil("mpv's stream unmuted on the server") { try scenario.server.reportedStream(index: stream.index)?.mute == false }
+        try waitUntil("mpv's stream unmuted on the server") { try server.reportedStream(index: stream.index)?.mute == false }
     }
 
     /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose

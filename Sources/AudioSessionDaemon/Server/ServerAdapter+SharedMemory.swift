@@ -21,9 +21,12 @@ extension ServerAdapter {
     /// How long a server must stay up before the bridge's connection takes up its shared memory.
     public static let sharedMemoryDelay = Duration.seconds(30)
 
+    /// The `application.id` the bridge's connections and streams carry.
+    public static let clientApplicationID = "io.github.audiosession.Bridge1"
+
     /// A context of the bridge's, not yet connected.
     func makeContext(sharedMemory: Bool) throws(PulseError) -> PulseContext {
-        try PulseContext(loop: loop, name: "audiosessiond", properties: ["application.id": "io.github.audiosession.Bridge1"],
+        try PulseContext(loop: loop, name: "audiosessiond", properties: ["application.id": Self.clientApplicationID],
                          sharedMemory: sharedMemory)
     }
 

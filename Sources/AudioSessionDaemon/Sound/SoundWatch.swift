@@ -42,9 +42,15 @@ final class SoundWatch {
         func close() {
             silenceTimer.disarm()
             reopenTimer?.disarm()
+            let ending = monitor
+            forgetMonitor()
+            ending?.disconnect()
+        }
+
+        /// Lets the monitor go without hearing from it again.
+        func forgetMonitor() {
             monitor?.onPeak = nil
             monitor?.onStateChange = nil
-            monitor?.disconnect()
             monitor = nil
         }
     }
@@ -54,9 +60,6 @@ final class SoundWatch {
         self.adapter = adapter
         self.report = report
     }
-
-    /// How many streams are watched now.
-    var count: Int { watched.count }
 
     /// Carries out the engine's watch and stop actions; others are ignored.
     func perform(_ action: PolicyAction) {
@@ -92,7 +95,7 @@ final class SoundWatch {
         guard let context = adapter.currentContext else { return scheduleOpen(id, entry) }
         do {
             let monitor = try PulsePeakMonitor(context: context, sinkInput: id.index, readingsPerSecond: Self.readingsPerSecond,
-                                               properties: [Self.marker: "\(id.index)", "application.id": "io.github.audiosession.Bridge1"])
+                                               properties: [Self.marker: "\(id.index)", "application.id": ServerAdapter.clientApplicationID])
             monitor.onPeak = { [unowned self] peak in heard(id, peak) }
             monitor.onStateChange = { [unowned self] ready in if !ready { ended(id) } }
             entry.monitor = monitor
@@ -123,9 +126,7 @@ final class SoundWatch {
     /// The monitor ended while its stream is watched: open it again shortly, a few times in a row.
     private func ended(_ id: StreamID) {
         guard let entry = watched[id] else { return }
-        entry.monitor?.onPeak = nil
-        entry.monitor?.onStateChange = nil
-        entry.monitor = nil
+        entry.forgetMonitor()
         guard entry.reopens < Self.reopenLimit else { return }
         entry.reopens += 1
         scheduleOpen(id, entry)
