@@ -121,28 +121,6 @@ public struct CardInfo: Hashable, Sendable {
     }
 }
 
-/// Who made a stream, as far as its properties and the kernel tell.
-public struct AppIdentity: Hashable, Sendable {
-    /// `application.name`.
-    public var name: String
-    /// `application.process.binary`.
-    public var binary: String?
-    /// The desktop file id (`application.id` / `pipewire.access.portal.app_id` style names).
-    public var desktopID: String?
-    /// The Flatpak app id, when the client runs in a sandbox.
-    public var flatpakID: String?
-
-    public init(name: String, binary: String? = nil, desktopID: String? = nil, flatpakID: String? = nil) {
-        self.name = name
-        self.binary = binary
-        self.desktopID = desktopID
-        self.flatpakID = flatpakID
-    }
-
-    /// The id a policy session takes: the Flatpak id, else the desktop id, else the application name.
-    public var key: String { flatpakID ?? desktopID ?? name }
-}
-
 /// A sink-input or source-output as the sound server describes it.
 public struct StreamInfo: Hashable, Sendable {
     public var id: StreamID

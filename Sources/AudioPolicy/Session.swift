@@ -20,7 +20,7 @@ extension Session {
     /// Flatpak id equals the session's app id or the owner's executable (letter case aside).
     func isSameApp(as app: AppIdentity) -> Bool {
         let ours = Set([appID, ownerBinary].compactMap { $0?.lowercased() })
-        return [app.name, app.binary, app.desktopID, app.flatpakID].contains { $0.map { ours.contains($0.lowercased()) } ?? false }
+        return [app.name, app.binary, app.script, app.desktopID, app.unitDesktopID, app.flatpakID].contains { $0.map { ours.contains($0.lowercased()) } ?? false }
     }
 }
 

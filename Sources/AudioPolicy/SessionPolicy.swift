@@ -147,43 +147,6 @@ public struct PolicySet: Hashable, Sendable {
         "game": "game", "a11y": "screen-reader",
     ]
 
-    /// The policy for a stream that joined no explicit session: the first whose rules match, else
-    /// the fallback for its `media.role`, else nil (the stream mixes with everything and is never touched).
-    public func policy(for app: AppIdentity, role: String?) -> SessionPolicy? {
-        if let matched = policies.first(where: { $0.match.matches(app, role: role) }) { return matched }
-        return role.flatMap { fallbackByRole[$0] }.flatMap { policy(named: $0) }
-    }
-
     /// The policy with that name.
     public func policy(named name: String) -> SessionPolicy? { policies.first { $0.name == name } }
-}
-
-/// The rules that pick the apps a policy governs. A rule with no entries matches nothing.
-public struct PolicyMatch: Hashable, Sendable {
-    public var desktopIDs: Set<String>
-    public var flatpakIDs: Set<String>
-    public var binaries: Set<String>
-    public var applicationNames: Set<String>
-    public var roles: Set<String>
-
-    public init(
-        desktopIDs: Set<String> = [], flatpakIDs: Set<String> = [], binaries: Set<String> = [],
-        applicationNames: Set<String> = [], roles: Set<String> = []
-    ) {
-        self.desktopIDs = desktopIDs
-        self.flatpakIDs = flatpakIDs
-        self.binaries = binaries
-        self.applicationNames = applicationNames
-        self.roles = roles
-    }
-
-    /// Whether any rule names this app or role.
-    public func matches(_ app: AppIdentity, role: String?) -> Bool {
-        if let id = app.desktopID, desktopIDs.contains(id) { return true }
-        if let id = app.flatpakID, flatpakIDs.contains(id) { return true }
-        if let binary = app.binary, binaries.contains(binary) { return true }
-        if applicationNames.contains(app.name) { return true }
-        if let role, roles.contains(role) { return true }
-        return false
-    }
 }

@@ -16,7 +16,7 @@ struct PolicyFileTests {
         }
     }
 
-    static let expectedNames = ["alarm", "audiobook", "browser-like", "default", "game", "measurement", "media-player",
+    static let expectedNames = ["alarm", "audiobook", "browser-like", "chat", "default", "game", "measurement", "media-player",
                                 "music-making", "navigation", "notification", "screen-reader", "video-call",
                                 "video-recorder", "voip"]
 

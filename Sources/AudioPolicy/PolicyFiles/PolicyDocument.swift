@@ -46,6 +46,7 @@ public struct PolicyDocument: Hashable, Sendable {
         ("match", "binaries", "array of strings", "[]"),
         ("match", "application-names", "array of strings", "[]"),
         ("match", "roles", "array of strings", "[]"),
+        ("match", "categories", "array of desktop entry categories (Telephony, Player, Game, …)", "[]"),
         ("match", "fallback-for-roles", "array of strings", "[]"),
         ("match", "precedence", "integer 0…1000", "100"),
     ]
@@ -110,7 +111,8 @@ public struct PolicyDocument: Hashable, Sendable {
             flatpakIDs: Set(try reader.strings("match", "flatpak-ids") ?? []),
             binaries: Set(try reader.strings("match", "binaries") ?? []),
             applicationNames: Set(try reader.strings("match", "application-names") ?? []),
-            roles: Set(try reader.strings("match", "roles") ?? []))
+            roles: Set(try reader.strings("match", "roles") ?? []),
+            categories: Set(try reader.strings("match", "categories") ?? []))
         self.policy = policy
         precedence = try reader.integer("match", "precedence", in: 0...1000) ?? 100
         fallbackForRoles = try reader.strings("match", "fallback-for-roles") ?? []

@@ -15,6 +15,7 @@ extension ServerAdapter {
         case .sinkInput, .sourceOutput:
             let id = StreamID(facility == .sinkInput ? .output : .input, index)
             streamProcesses[id] = nil
+            streamApps[id] = nil
             onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
         case .client: clientProcesses[index] = nil
@@ -97,7 +98,8 @@ extension ServerAdapter {
         // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
         guard previous != stream, stream.client != nil else { return }
         if let previous, previous.device != stream.device { checkDefaultsOnPipeWire() }
-        let info = ServerTranslation.stream(stream, process: process(of: stream))
+        let process = process(of: stream)
+        let info = ServerTranslation.stream(stream, app: app(of: stream, process: process), process: process)
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
 
@@ -112,5 +114,17 @@ extension ServerAdapter {
         let facts = ProcessFacts.read(stream.properties)
         streamProcesses[id] = facts
         return facts
+    }
+
+    /// The app of a stream: recognised when the stream appears, and again when its app's properties,
+    /// its client's or its process change.
+    func app(of stream: PulseStream, process: ProcessFacts) -> AppIdentity {
+        let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
+        let client = stream.client.flatMap { cache.clients[$0]?.properties } ?? [:]
+        let source = AppRecognizer.keys.map { stream.properties[$0] ?? client[$0] } + [process.pid.map(String.init)]
+        if let known = streamApps[id], known.source == source { return known.app }
+        let app = recognizer.identity(stream: stream.properties, client: client, process: process)
+        streamApps[id] = (source, app)
+        return app
     }
 }

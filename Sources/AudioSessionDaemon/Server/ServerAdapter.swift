@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioPolicy
 import AudioSessionModel
+import FoundationEssentials
 import PulseAudioClient
 
 /// The bridge's eyes and hands on the sound server. It keeps a ``ServerCache``, turns subscription
@@ -65,6 +66,11 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Each client's process, read when the client connects: an app connects before it plays, so its
     /// streams find their process here instead of reading `/proc` while a call waits.
     var clientProcesses: [UInt32: ProcessFacts] = [:]
+    /// Who each known stream's app is, with what it was recognised from: recognised again only when
+    /// that changes, not on every change of the stream's volume or state.
+    var streamApps: [StreamID: (source: [String?], app: AppIdentity)] = [:]
+    /// Recognises apps from their properties, processes and desktop entries.
+    var recognizer = AppRecognizer(environment: ProcessInfo.processInfo.environment)
     /// The default sink and source as the bridge's own connection names them (on PipeWire they can lag
     /// behind the server's; see ``DefaultDeviceCheck``), for moves (see `ServerAdapter+Commands`).
     var connectionDefaults: (sink: String?, source: String?) = (nil, nil)

@@ -47,14 +47,9 @@ enum ServerTranslation {
         (properties["pipewire.sec.pid"] ?? properties["application.process.id"]).flatMap { Int32($0) }
     }
 
-    /// The engine's view of a stream. Its Flatpak app is the one PipeWire's portal module names, else
-    /// the sandbox of the process PipeWire vouches for, else what the client declares.
-    static func stream(_ stream: PulseStream, process: ProcessFacts) -> StreamInfo {
+    /// The engine's view of a stream, made by the app recognised for it (see ``AppRecognizer``).
+    static func stream(_ stream: PulseStream, app: AppIdentity, process: ProcessFacts) -> StreamInfo {
         let p = stream.properties
-        let app = AppIdentity(
-            name: p["application.name"] ?? stream.name, binary: p["application.process.binary"],
-            desktopID: p["application.id"] ?? p["application.desktop"],
-            flatpakID: p["pipewire.access.portal.app_id"] ?? process.sandboxAppID ?? p["flatpak.app_id"])
         return StreamInfo(
             id: StreamID(stream.isSinkInput ? .output : .input, stream.index), app: app, role: p["media.role"],
             token: p["audiosession.token"], processChain: process.chain,

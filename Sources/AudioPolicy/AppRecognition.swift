@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// Where a fact about an app comes from, most trusted first (DESIGN §2, "Who an app is").
+public enum IdentitySource: String, Hashable, Sendable, CaseIterable {
+    /// The Flatpak sandbox (PipeWire's portal module, or the vouched process's `.flatpak-info`).
+    case flatpak = "Flatpak app id"
+    /// The systemd scope or service the desktop started the app in.
+    case systemdUnit = "systemd unit"
+    /// `application.id` as the client declares it.
+    case applicationID = "application.id"
+    /// The script an interpreter runs.
+    case script = "script"
+    /// The process's binary.
+    case binary = "binary"
+    /// `application.name`.
+    case applicationName = "application.name"
+    /// The stream's `media.role`, named by a policy's `roles` rule.
+    case role = "media.role"
+    /// The `Categories` of the app's desktop entry.
+    case desktopCategories = "desktop entry categories"
+    /// No rule named the app; its `media.role` has a fallback policy.
+    case roleFallback = "fallback for media.role"
+}
+
+/// Which policy governs an app, and the fact and rule that decided it.
+public struct PolicyChoice: Hashable, Sendable {
+    public var policy: SessionPolicy
+    public var source: IdentitySource
+    /// The value that matched: an id, a binary, a category, a role.
+    public var value: String
+    /// The policy file key that named it, such as `[match] binaries`.
+    public var rule: String
+
+    /// One line for people: "media-player, because its binary 'mpv' is in [match] binaries".
+    public var explanation: String {
+        switch source {
+        case .roleFallback: "\(policy.name), because no rule names the app and it is the fallback for media.role '\(value)'"
+        case .desktopCategories: "\(policy.name), because its desktop entry's category '\(value)' is in \(rule)"
+        default: "\(policy.name), because its \(source.rawValue) '\(value)' is in \(rule)"
+        }
+    }
+}
+
+/// The rules that pick the apps a policy governs. A rule with no entries matches nothing.
+public struct PolicyMatch: Hashable, Sendable {
+    public var desktopIDs: Set<String>
+    public var flatpakIDs: Set<String>
+    public var binaries: Set<String>
+    public var applicationNames: Set<String>
+    public var roles: Set<String>
+    /// Desktop entry categories (`Telephony`, `Player`, `Game`, …): any one of them matches.
+    public var categories: Set<String>
+
+    public init(
+        desktopIDs: Set<String> = [], flatpakIDs: Set<String> = [], binaries: Set<String> = [],
+        applicationNames: Set<String> = [], roles: Set<String> = [], categories: Set<String> = []
+    ) {
+        self.desktopIDs = desktopIDs
+        self.flatpakIDs = flatpakIDs
+        self.binaries = binaries
+        self.applicationNames = applicationNames
+        self.roles = roles
+        self.categories = categories
+    }
+
+    /// The rules, with their policy file names, that can name a fact of this source.
+    func rules(for source: IdentitySource) -> [(name: String, values: Set<String>)] {
+        switch source {
+        case .flatpak: [("[match] flatpak-ids", flatpakIDs), ("[match] desktop-ids", desktopIDs)]
+        case .systemdUnit, .applicationID: [("[match] desktop-ids", desktopIDs), ("[match] flatpak-ids", flatpakIDs)]
+        case .script, .binary: [("[match] binaries", binaries)]
+        case .applicationName: [("[match] application-names", applicationNames)]
+        case .role: [("[match] roles", roles)]
+        case .desktopCategories: [("[match] categories", categories)]
+        case .roleFallback: []
+        }
+    }
+}
+
+extension AppIdentity {
+    /// The facts that can name the app, in the order they are trusted.
+    public var facts: [(source: IdentitySource, value: String)] {
+        let named: [(IdentitySource, String?)] = [
+            (.flatpak, flatpakID), (.systemdUnit, unitDesktopID), (.applicationID, desktopID),
+            (.script, script), (.binary, binary), (.applicationName, name),
+        ]
+        return named.compactMap { source, value in value.map { (source, $0) } }
+    }
+}
+
+extension PolicySet {
+    /// The policy for a stream that joined no explicit session. The app's facts are tried in the
+    /// order they are trusted (Flatpak id, systemd unit, `application.id`, script, binary, application
+    /// name), then the stream's role as a `roles` rule names it, then the categories of the app's
+    /// desktop entry, and last the fallback for its role; within one fact, policies in precedence
+    /// order. Nil when nothing decides: the stream mixes with everything and is never touched.
+    public func choice(for app: AppIdentity, role: String?) -> PolicyChoice? {
+        var facts = app.facts.map { (source: $0.source, values: [$0.value]) }
+        if let role { facts.append((.role, [role])) }
+        if let entry = app.desktopEntry { facts.append((.desktopCategories, entry.categories)) }
+        for (source, values) in facts {
+            for policy in policies {
+                for rule in policy.match.rules(for: source) {
+                    if let value = values.first(where: rule.values.contains) {
+                        return PolicyChoice(policy: policy, source: source, value: value, rule: rule.name)
+                    }
+                }
+            }
+        }
+        guard let role, let name = fallbackByRole[role], let policy = policy(named: name) else { return nil }
+        return PolicyChoice(policy: policy, source: .roleFallback, value: role, rule: "[match] fallback-for-roles")
+    }
+
+    /// The policy ``choice(for:role:)`` picks.
+    public func policy(for app: AppIdentity, role: String?) -> SessionPolicy? { choice(for: app, role: role)?.policy }
+}

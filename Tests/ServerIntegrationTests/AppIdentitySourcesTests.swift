@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+@testable import AudioSessionDaemon
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// The shell's readers of who an app is: systemd units, interpreters' scripts, desktop entries, and a
+/// real process put into a unit (DESIGN §2, "Who an app is").
+@Suite("App identity sources")
+struct AppIdentitySourcesTests {
+    @Test("systemd units name the app's desktop id as GNOME, KDE and Flatpak start apps", arguments: [
+        ("app-gnome-org.gnome.Rhythmbox3-4242.scope", "gnome", "org.gnome.Rhythmbox3"),
+        ("app-gnome-firefox\\x2desr-3456.scope", "gnome", "firefox-esr"),
+        ("app-flatpak-com.discordapp.Discord-123456.scope", "flatpak", "com.discordapp.Discord"),
+        ("app-org.kde.konsole-1a2b3c4d.scope", nil, "org.kde.konsole"),
+        ("app-org.kde.elisa@12345.service", nil, "org.kde.elisa"),
+        ("app-gnome-org.gnome.Calls@autostart.service", "gnome", "org.gnome.Calls"),
+        ("app-steam.service", nil, "steam"),
+    ] as [(String, String?, String)])
+    func unitNames(unit: String, launcher: String?, id: String) throws {
+        let parsed = try #require(SystemdUnit(unitName: unit))
+        #expect(parsed.launcher == launcher)
+        #expect(parsed.desktopID == id)
+        #expect(parsed.flatpakID == (launcher == "flatpak" ? id : nil))
+    }
+
+    @Test("units that are not an app's name none", arguments: ["app.slice", "session-2.scope", "user@1000.service",
+                                                                "dbus.service", "app-.scope", "init.scope"])
+    func otherUnits(unit: String) {
+        #expect(SystemdUnit(unitName: unit) == nil)
+    }
+
+    @Test("the innermost app unit of the unified hierarchy, else of name=systemd")
+    func cgroupFiles() {
+        let unified = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Lollypop-99.scope\n"
+        #expect(SystemdUnit.of(cgroupText: unified)?.desktopID == "org.gnome.Lollypop")
+        let hybrid = "9:name=systemd:/user.slice/app-gnome-spotify-7.scope\n4:memory:/x\n0::/\n"
+        #expect(SystemdUnit.of(cgroupText: hybrid)?.desktopID == "spotify")
+        let nested = "0::/user.slice/app.slice/app-steam@1.service/app-gnome-steam-8.scope/game\n"
+        #expect(SystemdUnit.of(cgroupText: nested)?.desktopID == "steam")
+        #expect(SystemdUnit.of(cgroupText: "0::/user.slice/user-1000.slice/session-2.scope\n") == nil)
+    }
+
+    @Test("an interpreter's script names the app", arguments: [
+        (["/usr/bin/python3", "/usr/bin/lollypop"], "lollypop"),
+        (["python3.11", "-u", "-W", "ignore", "/opt/tunes/main.py", "--verbose"], "main"),
+        (["python3", "-m", "orca"], "orca"),
+        (["/usr/bin/gjs", "-I", "/usr/share/x", "/usr/share/org.gnome.Sound/app.js"], "app"),
+        (["python3", "-c", "print(1)"], nil),
+        (["python3"], nil),
+        (["/usr/bin/mpv", "song.ogg"], nil),
+        (["bash", "/usr/bin/player.sh"], nil),
+    ] as [([String], String?)])
+    func scripts(arguments: [String], script: String?) {
+        #expect(InterpreterScript.script(arguments: arguments) == script)
+    }
+
+    @Test("a desktop entry gives its categories and the program its Exec runs")
+    func desktopEntries() throws {
+        let text = """
+            [Desktop Entry]
+            Type=Application
+            Name=Ringline
+            Exec=env GDK_BACKEND=x11 "/opt/ringline/ringline" --call %u
+            Categories=Network;Telephony;
+
+            [Desktop Action New]
+            Exec=other
+            Categories=Game;
+            """
+        let entry = try #require(DesktopEntry(id: "org.example.Ringline", text: text))
+        #expect(entry.categories == ["Network", "Telephony"])
+        #expect(entry.program == "ringline")
+        #expect(DesktopEntry(id: "gone", text: "[Desktop Entry]\nHidden=true\nCategories=Game;\n") == nil)
+        #expect(DesktopEntry(id: "link", text: "[Desktop Entry]\nType=Link\nURL=https://example.org\n") == nil)
+    }
+
+    @Test("entries are found by id, most trusted first, then by program; an earlier folder wins, and a new one is seen")
+    func entryIndex() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("entries-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let home = root.appendingPathComponent("home/applications"), system = root.appendingPathComponent("system/applications")
+        for folder in [home, system.appendingPathComponent("kde4")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        func write(_ folder: URL, _ name: String, _ exec: String, _ categories: String) throws {
+            try "[Desktop Entry]\nType=Application\nExec=\(exec)\nCategories=\(categories)\n"
+                .write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try write(system, "org.example.Tunes.desktop", "/usr/bin/tunes %U", "AudioVideo;Player;")
+        try write(home, "org.example.Tunes.desktop", "tunes", "Game;")
+        try write(system.appendingPathComponent("kde4"), "talk.desktop", "talk", "Telephony;")
+        var index = DesktopEntryIndex(folders: [home.path, system.path])
+        let byUnit = index.entry(for: AppIdentity(name: "x", desktopID: "kde4-talk", unitDesktopID: "org.example.Tunes"))
+        #expect(byUnit == DesktopEntryFacts(id: "org.example.Tunes", categories: ["Game"], foundBy: .systemdUnit))
+        #expect(index.entry(for: AppIdentity(name: "x", desktopID: "kde4-talk.desktop"))?.categories == ["Telephony"])
+        #expect(index.entry(for: AppIdentity(name: "x", binary: "python3", script: "talk"))?.foundBy == .script)
+        #expect(index.entry(for: AppIdentity(name: "x", binary: "Tunes"))?.id == "org.example.Tunes")
+        #expect(index.entry(for: AppIdentity(name: "x", binary: "chatter")) == nil)
+        try write(home, "chatter.desktop", "chatter", "Chat;")
+        #expect(index.entry(for: AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
+    }
+
+    @Test("a real process in an app's unit is that app; a client naming another's process is not believed")
+    func realProcessInUnit() throws {
+        let unit = try AppScope(desktopID: "org.example.Ringline")
+        defer { unit.remove() }
+        let sleeper = try unit.start("/bin/sleep", ["30"], environment: [:], logDirectory: NSTemporaryDirectory())
+        defer { _ = sleeper.stop() }
+        try waitUntil("sleep to run in its unit") { AppLookup.unitName(ofProcess: sleeper.pid) == unit.name }
+        let vouched = ProcessFacts.read(["pipewire.sec.pid": "\(sleeper.pid)"])
+        #expect(vouched.unit?.desktopID == "org.example.Ringline")
+        #expect(vouched.executable == "sleep")
+        let declared = ProcessFacts.read(["application.process.id": "\(sleeper.pid)",
+                                          "application.process.binary": "sleep"])
+        #expect(declared.unit?.desktopID == "org.example.Ringline", "its declared binary is its executable")
+        let borrowed = ProcessFacts.read(["application.process.id": "\(sleeper.pid)",
+                                          "application.process.binary": "impostor"])
+        #expect(borrowed.unit == nil, "a process id whose executable is another binary is not believed")
+    }
+}
