@@ -31,14 +31,17 @@ public struct PolicyChoice: Hashable, Sendable {
     /// The policy file key that named it, such as `[match] binaries`.
     public var rule: String
 
-    /// One line for people: "media-player, because its binary 'mpv' is in [match] binaries".
-    public var explanation: String {
+    /// Why, for people: "its binary 'mpv' is in [match] binaries".
+    public var reason: String {
         switch source {
-        case .roleFallback: "\(policy.name), because no rule names the app and it is the fallback for media.role '\(value)'"
-        case .desktopCategories: "\(policy.name), because its desktop entry's category '\(value)' is in \(rule)"
-        default: "\(policy.name), because its \(source.rawValue) '\(value)' is in \(rule)"
+        case .roleFallback: "no rule names the app and it is the fallback for media.role '\(value)'"
+        case .desktopCategories: "its desktop entry's category '\(value)' is in \(rule)"
+        default: "its \(source.rawValue) '\(value)' is in \(rule)"
         }
     }
+
+    /// One line for people: "media-player, because its binary 'mpv' is in [match] binaries".
+    public var explanation: String { "\(policy.name), because \(reason)" }
 }
 
 /// The rules that pick the apps a policy governs. A rule with no entries matches nothing.

@@ -35,7 +35,8 @@ public struct JournalEntry: Hashable, Sendable {
 
 /// A record of the event log that no other action carries.
 public enum EventRecord: Hashable, Sendable {
-    case sessionCreated(SessionID, app: String, kind: SessionKind, policy: String)
+    /// `why`: for a policy session, the fact and rule that chose its policy.
+    case sessionCreated(SessionID, app: String, kind: SessionKind, policy: String, why: String?)
     case sessionReleased(SessionID, app: String, kind: SessionKind, policy: String)
     case sessionCategory(SessionID, app: String, SessionConfiguration)
     case sessionActive(SessionID, app: String, active: Bool, error: AudioSessionError?)

@@ -41,7 +41,8 @@ extension PolicyEngine {
         session.reportedRoute = computeRoute(session)
         sessions[session.id] = session
         emit(.sessionAdded(session.id))
-        emit(.record(.sessionCreated(session.id, app: session.appID, kind: session.kind, policy: session.policy.name)))
+        emit(.record(.sessionCreated(session.id, app: session.appID, kind: session.kind, policy: session.policy.name,
+                                     why: session.policyReason)))
         refreshSecondaryAudioHints()
     }
 

@@ -26,7 +26,8 @@ extension PolicyEngine {
     /// else none.
     mutating func attribute(_ info: StreamInfo) -> SessionID? {
         if let id = explicitSession(for: info) { return id }
-        guard let policy = policySet.policy(for: info.app, role: info.role) else { return nil }
+        guard let choice = policySet.choice(for: info.app, role: info.role) else { return nil }
+        let policy = choice.policy
         let key = "\(policy.name):\(info.app.key)"
         if let id = policySessionByApp[key], sessions[id] != nil { return id }
         // An app whose policy watches for calls is one app per process: Chromium plays as "Chromium"
@@ -35,6 +36,7 @@ extension PolicyEngine {
         if let processKey, let id = policySessionByApp[processKey], sessions[id] != nil { return id }
         var session = newSession(kind: .policy, appID: info.app.key, policy: policy)
         session.appKey = key
+        session.policyReason = choice.reason
         session.ownerPID = info.processChain.first
         session.processChain = info.processChain
         policySessionByApp[key] = session.id

@@ -39,6 +39,8 @@ public struct Session: Hashable, Sendable {
     public var token: String?
     /// For policy sessions: the app they govern (``AppIdentity/key``).
     public var appKey: String?
+    /// For a policy session, the fact and rule that chose its policy ("its binary 'mpv' is in [match] binaries").
+    public var policyReason: String?
     public var policy: SessionPolicy
     public var configuration: SessionConfiguration
     public var isActive = false

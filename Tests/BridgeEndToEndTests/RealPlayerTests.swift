@@ -44,6 +44,9 @@ extension RealPlayerTests {
         let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
         #expect(try client.property(session, "Category") == .string("playback"))
         try Self.callPausesAndResumes(player, stream, client, scenario.server)
+        let mpv = try #require(Int32(stream.properties["pipewire.sec.pid"] ?? stream.properties["application.process.id"] ?? ""))
+        let explained = try AppsYouRunTests.explain(mpv, scenario.server)
+        #expect(explained.contains("media-player, because its binary 'mpv' is in [match] binaries"), "\(explained)")
     }
 
     /// A call of `client`'s pauses mpv through MPRIS; when it ends, mpv plays again with its stream unmuted.

@@ -97,9 +97,9 @@ public enum EventLogRecords {
             LogRecord(timestamp: time, event: event, fields: fields)
         }
         switch record {
-        case .sessionCreated(let id, let app, let kind, let policy):
+        case .sessionCreated(let id, let app, let kind, let policy, let why):
             return make("session.created", [("session", session(id)), ("app", .string(app)), ("kind", .string(kind.rawValue)),
-                                            ("policy", .string(policy))])
+                                            ("policy", .string(policy))] + (why.map { [("why", .string($0))] } ?? []))
         case .sessionReleased(let id, let app, let kind, let policy):
             return make("session.released", [("session", session(id)), ("app", .string(app)),
                                              ("kind", .string(kind.rawValue)), ("policy", .string(policy))])
