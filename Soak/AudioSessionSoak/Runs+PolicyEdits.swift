@@ -60,7 +60,14 @@ extension SoakRuns {
                 stillValid += 1
             }
             if !daemon.process.isRunning { throw HarnessError("the bridge exited at edit \(cycle): \(daemon.process.output.suffix(400))") }
+            // Back to the original, and loaded again: a corruption that was still valid must not stay the
+            // last good set for the step below.
+            let restored = daemon.records.count
             try originals[file]!.write(toFile: path, atomically: true, encoding: .utf8)
+            kill(daemon.process.pid, SIGHUP)
+            if timeUntil({ !records("policy.loaded", since: restored, file: file).isEmpty }) == nil {
+                result.failures.append("edit \(cycle) of \(file): the original was not loaded again")
+            }
         }
         // Every file broken at once: the bridge keeps its last good set and governs a music stream by it.
         let mark = daemon.records.count

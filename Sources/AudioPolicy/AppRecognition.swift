@@ -20,6 +20,9 @@ public enum IdentitySource: String, Hashable, Sendable, CaseIterable {
     case desktopCategories = "desktop entry categories"
     /// No rule named the app; its `media.role` has a fallback policy.
     case roleFallback = "fallback for media.role"
+
+    /// Whether the fact is a name of the app itself (not its stream's role or its entry's categories).
+    public var namesTheApp: Bool { ![.role, .desktopCategories, .roleFallback].contains(self) }
 }
 
 /// Which policy governs an app, and the fact and rule that decided it.

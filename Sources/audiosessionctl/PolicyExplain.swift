@@ -40,12 +40,15 @@ extension AudioSessionControl.Policy {
                     print("\(app): desktop entry \(entry.id) (categories \(entry.categories.joined(separator: ";")))")
                 }
             }
-            let subject = Int32(app) == nil ? app : identity.key
+            let byName = Int32(app) == nil
             if let choice = set.choice(for: identity, role: role) {
-                print("\(subject): \(choice.explanation); \(choice.policy.configuration)")
+                // A name stands for every fact at once: say only where it was found.
+                let reason = byName && choice.source.namesTheApp
+                    ? "'\(choice.value)' is in \(choice.rule)" : choice.reason
+                print("\(byName ? app : identity.key): \(choice.policy.name), because \(reason); \(choice.policy.configuration)")
             } else {
                 let roleNote = role.map { " and no policy is the fallback for media.role '\($0)'" } ?? ""
-                print("\(subject): no policy (no rule names it\(roleNote); its streams mix with everything and are never touched)")
+                print("\(byName ? app : identity.key): no policy (no rule names it\(roleNote); its streams mix with everything and are never touched)")
             }
         }
 

@@ -96,16 +96,16 @@ struct TOMLReaderTests {
             [match]
             binaries = [
                 "linphone", "baresip", "jami",   # SIP and more
-                "mumble", "telegram-desktop",
-                "signal-desktop", "skypeforlinux",
+                "mumble", "skypeforlinux",
+                "gnome-calls", "kdeconnect-sms",
             ]
+            desktop-ids = ["org.gnome.Calls", "linphone", "net.jami.Jami", "info.mumble.Mumble"]
             flatpak-ids = [
                 'org.linphone.Linphone',
                 'net.jami.Jami',
                 'info.mumble.Mumble',
-                'org.telegram.desktop',
-                'org.signal.Signal',
             ]
+            categories = ['Telephony']
             roles = ["phone"]
             fallback-for-roles = [
                 "phone",

@@ -66,7 +66,7 @@ struct AppsYouRunTests {
         defer { scenario.stop() }
         let server = scenario.server
         try Self.installEntry("org.example.Ringline", categories: "Network;Telephony;", exec: "ringline --call %u", in: server)
-        let (player, _) = try RealPlayerTests.startMPV(server)
+        let (player, _, _) = try RealPlayerTests.startMPV(server)
         let music = try server.reportedStream(of: "mpv")
         let unit = try AppScope(desktopID: "org.example.Ringline")
         defer { unit.remove() }

@@ -91,7 +91,7 @@ struct PolicyFileReloadTests {
             .filter { $0.hasSuffix(".toml") }.map { BridgeDaemon.policiesFolder + "/" + $0 }
         let good = try TestProcess.run(ctl, ["policy", "check"] + shipped, environment: ProcessInfo.processInfo.environment)
         #expect(good.status == 0)
-        #expect(good.output.contains("14 file(s), 14 policies: ok"))
+        #expect(good.output.contains("15 file(s), 15 policies: ok"))
         let broken = NSTemporaryDirectory() + "broken-\(getpid()).toml"
         try "schema = 1\n[ducking]\nlevel = 3\n".write(toFile: broken, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: broken) }
@@ -108,7 +108,7 @@ struct PolicyFileReloadTests {
         #expect(rows.first == "POLICY" && rows.dropFirst().first == "screen-reader" && rows.last == "default")
         #expect(rows.count == 16)
         let explainBinary = try TestProcess.run(ctl, ["policy", "explain", "mpv"] + folder, environment: ProcessInfo.processInfo.environment)
-        #expect(explainBinary.output.contains("mpv: media-player, because its binary 'mpv' is in [match] binaries"))
+        #expect(explainBinary.output.contains("mpv: media-player, because 'mpv' is in [match] desktop-ids"), "\(explainBinary.output)")
         let explainRole = try TestProcess.run(ctl, ["policy", "explain", "someapp", "--role", "game"] + folder,
                                               environment: ProcessInfo.processInfo.environment)
         #expect(explainRole.output.contains("someapp: game, because no rule names the app and it is the fallback for media.role 'game'"))

@@ -13,7 +13,7 @@ struct RealPlayerTests {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
         let server = scenario.server
-        let (player, log) = try Self.startMPV(server)
+        let (player, log, _) = try Self.startMPV(server)
         let stream = try server.reportedStream(of: "mpv")
         let client = try scenario.client()
         _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
@@ -38,13 +38,12 @@ extension RealPlayerTests {
     func nativePipeWireMPV(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
-        let (player, log) = try Self.startMPV(scenario.server, output: "pipewire")
+        let (player, log, mpv) = try Self.startMPV(scenario.server, output: "pipewire")
         let stream = try scenario.server.reportedStream(of: "mpv")
         let client = try scenario.client()
         let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
         #expect(try client.property(session, "Category") == .string("playback"))
         try Self.callPausesAndResumes(player, stream, client, scenario.server)
-        let mpv = try #require(Int32(stream.properties["pipewire.sec.pid"] ?? stream.properties["application.process.id"] ?? ""))
         let explained = try AppsYouRunTests.explain(mpv, scenario.server)
         #expect(explained.contains("media-player, because its binary 'mpv' is in [match] binaries"), "\(explained)")
     }
@@ -64,15 +63,15 @@ extension RealPlayerTests {
     /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose
     /// connection owns the sessions tests make), and waits until it says it plays.
     /// `output` is mpv's audio output: `pulse` (libpulse) or `pipewire` (a native PipeWire client).
-    static func startMPV(_ server: SoundServer, output: String = "pulse") throws -> (player: MPRISPlayer, log: String) {
+    static func startMPV(_ server: SoundServer, output: String = "pulse") throws -> (player: MPRISPlayer, log: String, pid: Int32) {
         let log = server.root + "/logs/mpv.log"
-        try server.spawnDetached("mpv", [
+        let pid = try server.spawnDetached("mpv", [
             "--no-config", "--no-video", "--no-terminal", "--ao=\(output)", "--script=/usr/lib/mpv-mpris/mpris.so",
             "av://lavfi:sine=frequency=440",
         ], log: log)
         let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
         try waitUntil("mpv to play (its output: \(textSoFar(log)))", timeout: .seconds(20)) { player.status == "Playing" }
-        return (player, log)
+        return (player, log, pid)
     }
 }
 

@@ -35,7 +35,7 @@ struct WebMeetingTests {
         let bridged = try BridgedServer(kind)
         defer { bridged.stop() }
         let server = bridged.server
-        let (player, _) = try RealPlayerTests.startMPV(server)
+        let (player, _, _) = try RealPlayerTests.startMPV(server)
         let music = try server.reportedStream(of: "mpv")
 
         let page = server.root + "/meeting.html"
