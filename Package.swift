@@ -93,6 +93,7 @@ let package = Package(
                           path: "Soak/audiosession-soak"),
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
+        .testTarget(name: "DocumentationTests"),
         .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
         .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),
