@@ -53,6 +53,7 @@ let package = Package(
                           path: "Examples/voip-call"),
 
         // Thin executables, and what their command lines share.
+        .target(name: "EventTimeline"),
         .target(name: "CommandLineSupport", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "audiosessiond",
@@ -63,6 +64,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessionctl",
             dependencies: [
+                "EventTimeline",
                 "AudioSessionKit", "AudioSessionModel", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit",
                 "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -94,6 +96,7 @@ let package = Package(
 
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(name: "DocumentationTests"),
+        .testTarget(name: "EventTimelineTests", dependencies: ["EventTimeline"]),
         .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
         .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),

@@ -33,6 +33,36 @@ public struct JournalEntry: Hashable, Sendable {
     }
 }
 
+/// What holds a stream muted or ducked, as the event log names it.
+public enum EffectCause: Hashable, Sendable, CustomStringConvertible {
+    /// An interruption by that session.
+    case interruption(SessionID)
+    /// That session ducks others.
+    case ducker(SessionID)
+    case silentMode
+    case screenLock
+    /// The app may not record, or its category has no input or output.
+    case refusal
+
+    public var description: String {
+        switch self {
+        case .interruption(let id): "interruption by \(id)"
+        case .ducker(let id): "ducked by \(id)"
+        case .silentMode: "silent mode"
+        case .screenLock: "screen lock"
+        case .refusal: "refused"
+        }
+    }
+
+    /// The session that causes it, if a session does.
+    public var session: SessionID? {
+        switch self {
+        case .interruption(let id), .ducker(let id): id
+        default: nil
+        }
+    }
+}
+
 /// A record of the event log that no other action carries.
 public enum EventRecord: Hashable, Sendable {
     /// `why`: for a policy session, the fact and rule that chose its policy.
@@ -54,8 +84,10 @@ public enum EventRecord: Hashable, Sendable {
     case serverPolicy(String, inForce: Bool, devices: [String])
     /// The server's default sink and source changed (as the bridge learnt them).
     case defaultDevices(output: String?, input: String?)
-    /// The bridge starts changing a stream: `mute`, `unmute`, `duck`, `unduck` or `move`.
-    case effect(String, stream: StreamID, session: SessionID?, why: String)
+    /// The bridge starts changing a stream: `mute`, `unmute`, `duck`, `unduck` or `move`. `causes` are
+    /// what holds it changed after the change (``EffectCause``); `level` is the duck's, as a fraction of
+    /// the user's volume.
+    case effect(String, stream: StreamID, session: SessionID?, why: String, causes: [EffectCause] = [], level: Double? = nil)
     /// An app's record permission, and where it came from: `user`, `stored`, `policy` or `timeout`.
     case permission(app: String, RecordPermission, source: String)
     /// An app's policy session acts as a call, or no longer, and why.
@@ -73,8 +105,9 @@ public enum PolicyAction: Hashable, Sendable {
     case reply(RequestID, Result<ReplyValue, AudioSessionError>)
     case sessionAdded(SessionID)
     case sessionRemoved(SessionID)
+    /// `interrupter`: the app that interrupts, and `interrupterSession` its session, when a session does.
     case interruption(SessionID, InterruptionType, reason: InterruptionReason, options: InterruptionOptions,
-                      interrupter: String?)
+                      interrupter: String?, interrupterSession: SessionID? = nil)
     case routeChange(SessionID, RouteChangeReason, previous: RouteDescription, current: RouteDescription)
     case secondaryAudioHint(SessionID, SilenceSecondaryAudioHintType)
     case mediaServicesLost(SessionID)

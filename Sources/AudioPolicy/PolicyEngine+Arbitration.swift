@@ -137,7 +137,8 @@ extension PolicyEngine {
             refreshDucking(by: victimID, fade: victim.policy.duckFade)
         }
         if first {
-            emit(.interruption(victimID, .began, reason: .default, options: [], interrupter: interrupter.appID))
+            emit(.interruption(victimID, .began, reason: .default, options: [], interrupter: interrupter.appID,
+                               interrupterSession: interrupterID))
             if victim.drivesPlayer, victim.policy.whenInterrupted == .pause, victim.wasPlayingWhenInterrupted
             {
                 sessions[victimID]?.pausedPlayer = true
@@ -156,16 +157,17 @@ extension PolicyEngine {
             sessions[victimID]?.interrupters.remove(.session(interrupterID))
             refreshEffects(ofStreamsIn: victimID, fade: .zero, why: "interruption by \(interrupterID) ended")
             if sessions[victimID]?.interrupters.isEmpty == true {
-                interruptionEnded(victimID, shouldResume: shouldResume, interrupter: appID, reason: .default)
+                interruptionEnded(victimID, shouldResume: shouldResume, interrupter: appID, reason: .default,
+                                  interrupterSession: interrupterID)
             }
         }
     }
 
     mutating func interruptionEnded(_ id: SessionID, shouldResume: Bool, interrupter: String?,
-                                    reason: InterruptionReason) {
+                                    reason: InterruptionReason, interrupterSession: SessionID? = nil) {
         guard let session = sessions[id] else { return }
         emit(.interruption(id, .ended, reason: reason, options: shouldResume ? .shouldResume : [],
-                           interrupter: interrupter))
+                           interrupter: interrupter, interrupterSession: interrupterSession))
         let resume: Bool
         switch session.policy.resume {
         case .never: resume = false

@@ -224,7 +224,7 @@ public final class Daemon: @unchecked Sendable {
         output.write(records.map { (options.logFormat == .json ? $0.json : $0.record.text) + "\n" }.joined())
         for (record, json) in records {
             journalSink?.send(record)
-            service?.emitEvent(json: json)
+            service?.emitEvent(json: json, at: record.timestamp)
         }
     }
 }

@@ -24,6 +24,11 @@ public enum Introspection {
               <arg name="permissions" type="a{ss}" direction="out"/>
             </method>
             <method name="WatchEvents"/>
+            <method name="EventHistory">
+              <arg name="since_ms" type="t" direction="in"/>
+              <arg name="until_ms" type="t" direction="in"/>
+              <arg name="records" type="as" direction="out"/>
+            </method>
             <property name="SilentMode" type="b" access="readwrite"/>
             <property name="ScreenLocked" type="b" access="read"/>
             <property name="ServerName" type="s" access="read"/>

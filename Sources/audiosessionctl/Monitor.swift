@@ -13,6 +13,8 @@ extension AudioSessionControl {
     struct Monitor: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Follow the bridge's event log live.")
         @Option(help: "text or json (JSON Lines, as audiosessiond --log json writes).") var format: OutputFormat = .text
+        @Option(help: "Start with the records the bridge kept since then: a duration back from now (10m) or a time.")
+        var since: PointInTime?
 
         func run() throws {
             let bridge = try BridgeCalls()
@@ -21,9 +23,22 @@ extension AudioSessionControl {
             // The bridge sends the records to the connections that asked for them.
             _ = try bridge.call(BusContract.managerPath, BusContract.managerInterface, "WatchEvents", [])
             let format = self.format
+            func show(_ json: String) { FileHandle.standardOutput.write(Data(((format == .json ? json : Self.text(json)) + "\n").utf8)) }
+            // The history is asked for after watching began, so nothing falls between; records that
+            // came in both ways are shown once.
+            var shown: Set<String> = []
+            if let since {
+                let milliseconds = UInt64(max(since.date.timeIntervalSince1970 * 1000, 1))
+                let reply = try bridge.call(BusContract.managerPath, BusContract.managerInterface, "EventHistory",
+                                            [.uint64(milliseconds), .uint64(0)])
+                for json in (reply.first?.arrayItems ?? []).compactMap(\.stringValue) {
+                    shown.insert(json)
+                    show(json)
+                }
+            }
             bridge.connection.onMessage = { message in
                 guard message.member == "Event", let json = message.arguments.first?.stringValue else { return false }
-                FileHandle.standardOutput.write(Data(((format == .json ? json : Self.text(json)) + "\n").utf8))
+                if shown.remove(json) == nil { show(json) }
                 return true
             }
             while bridge.connection.isConnected { bridge.connection.dispatchPending(waitingUpTo: .seconds(60)) }

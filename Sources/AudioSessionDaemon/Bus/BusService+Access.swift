@@ -3,6 +3,7 @@ import AudioPolicy
 import AudioSessionIPC
 import AudioSessionModel
 import DBusKit
+import FoundationEssentials
 
 /// What each caller may see. A caller outside a sandbox sees every session and may follow the event
 /// log; a caller in a Flatpak sandbox sees only its own app's sessions (in `ListSessions`, `Snapshot`,
@@ -43,11 +44,22 @@ extension BusService {
                 eventWatchers.insert(call.sender)
                 return .reply([])
             },
+            "EventHistory": method("tt") { [unowned self] call in
+                if let refused = refusalToSandbox(call.sender, "the event log tells of every app") { return .error(refused) }
+                func time(_ value: BusValue) -> Date? {
+                    guard case .uint64(let milliseconds) = value, milliseconds > 0 else { return nil }
+                    return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+                }
+                let records = eventHistory.records(since: time(call.arguments[0]), until: time(call.arguments[1]))
+                return .reply([.array(element: "s", records.map { .string($0) })])
+            },
         ]
     }
 
-    /// Sends the manager's `Event` signal for one event-log record to each connection that watches.
-    public func emitEvent(json: String) {
+    /// Keeps one event-log record for `EventHistory`, and sends the manager's `Event` signal for it to
+    /// each connection that watches.
+    public func emitEvent(json: String, at time: Date) {
+        eventHistory.append(json, at: time)
         for watcher in eventWatchers {
             objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface, member: "Event",
                                [.string(json)], destination: watcher)

@@ -22,6 +22,8 @@ public final class BusService {
     lazy var callers = CallerIdentities(connection: connection)
     /// The connections that asked for the event log (`WatchEvents`).
     var eventWatchers: Set<String> = []
+    /// The recent event-log records, for `EventHistory`.
+    var eventHistory = EventHistory()
     /// The manager's properties as last announced.
     var sentManagerProperties: [String: BusValue] = [:]
     /// What every session's properties depended on when they were last announced.
@@ -351,7 +353,7 @@ public final class BusService {
             sentProperties[id] = nil
             objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface,
                                member: "SessionRemoved", [.objectPath(Self.path(id))])
-        case .interruption(let id, let type, let reason, let options, let interrupter):
+        case .interruption(let id, let type, let reason, let options, let interrupter, _):
             signal(id, "Interruption", [.string(type.rawValue),
                                          Codec.interruptionInfo(reason: reason, options: options, interrupter: interrupter)])
         case .routeChange(let id, let reason, let previous, _):

@@ -44,6 +44,18 @@ public struct LogRecord: Sendable {
 public enum EventLogRecords {
     static func session(_ id: SessionID) -> JSONValue { .string(id.description) }
 
+    /// A cause of a mute or duck as the `action` record's `causes` name it: `interruption:session/2`,
+    /// `ducker:session/3`, `silent-mode`, `screen-lock` or `refused`.
+    static func cause(_ cause: EffectCause) -> String {
+        switch cause {
+        case .interruption(let id): "interruption:\(id)"
+        case .ducker(let id): "ducker:\(id)"
+        case .silentMode: "silent-mode"
+        case .screenLock: "screen-lock"
+        case .refusal: "refused"
+        }
+    }
+
     static func port(_ port: PortDescription) -> JSONValue {
         .object([("portType", .string(port.portType.rawValue)), ("portName", .string(port.portName)),
                  ("uid", .string(port.uid)), ("channels", .array(port.channels.map { .string($0) }))])
@@ -60,11 +72,12 @@ public enum EventLogRecords {
         }
         switch action {
         case .record(let record): return self.record(record, at: time)
-        case .interruption(let id, let type, let reason, let options, let interrupter):
+        case .interruption(let id, let type, let reason, let options, let interrupter, let interrupterSession):
             var fields: [(String, JSONValue)] = [
                 ("session", session(id)), ("app", .string(app(id))), ("type", .string(type.rawValue)),
                 ("reason", .string(reason.rawValue)), ("interrupter", interrupter.map { .string($0) } ?? .null),
             ]
+            if let interrupterSession { fields.append(("interrupterSession", session(interrupterSession))) }
             if type == .ended { fields.append(("shouldResume", .bool(options.contains(.shouldResume)))) }
             return make("interruption", fields)
         case .routeChange(let id, let reason, let previous, let current):
@@ -129,9 +142,12 @@ public enum EventLogRecords {
         case .deviceMute(let device, let port, let muted):
             return make("device.mute", [("device", .string(device.description)), ("port", .string(port.uid)),
                                         ("muted", .bool(muted))])
-        case .effect(let name, let stream, let id, let why):
-            return make("action", [("action", .string(name)), ("stream", .string(stream.description)),
-                                   ("session", id.map(session) ?? .null), ("why", .string(why))])
+        case .effect(let name, let stream, let id, let why, let causes, let level):
+            var fields: [(String, JSONValue)] = [("action", .string(name)), ("stream", .string(stream.description)),
+                                                 ("session", id.map(session) ?? .null), ("why", .string(why)),
+                                                 ("causes", .array(causes.map { .string(Self.cause($0)) }))]
+            if let level { fields.append(("level", .number(level))) }
+            return make("action", fields)
         case .serverLost(let server): return make("server.lost", [("server", .string(server))])
         case .serverReset(let server): return make("server.reset", [("server", .string(server))])
         case .serverPolicy(let name, let inForce, let devices):
