@@ -54,6 +54,7 @@ let package = Package(
 
         // Thin executables, and what their command lines share.
         .target(name: "EventTimeline"),
+        .target(name: "TopView"),
         .target(name: "CommandLineSupport", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "audiosessiond",
@@ -64,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "audiosessionctl",
             dependencies: [
-                "EventTimeline",
+                "EventTimeline", "TopView",
                 "AudioSessionKit", "AudioSessionModel", "AudioPolicy", "AudioSessionIPC", "AudioSessionDaemon", "DBusKit",
                 "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -97,6 +98,7 @@ let package = Package(
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(name: "DocumentationTests"),
         .testTarget(name: "EventTimelineTests", dependencies: ["EventTimeline"]),
+        .testTarget(name: "TopViewTests", dependencies: ["TopView"]),
         .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
         .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),

@@ -144,21 +144,7 @@ extension PolicyEngine {
         if target.mute != current.mute { kinds.append(target.mute ? "mute" : "unmute") }
         if target.volume != current.volume { kinds.append(target.volume == stream.user.volume ? "unduck" : "duck") }
         guard !kinds.isEmpty else { return }
-        var causes: [EffectCause] = stream.muteCauses.map {
-            switch $0 {
-            case .interruption(let id): .interruption(id)
-            case .silentMode: .silentMode
-            case .screenLock: .screenLock
-            case .recordPermissionDenied, .categoryWithoutInput, .categoryWithoutOutput: .refusal
-            }
-        }
-        causes += stream.duckCauses.keys.map {
-            switch $0 {
-            case .ducker(let id): .ducker(id)
-            case .interruption(let id): .interruption(id)
-            }
-        }
-        causes = Array(Set(causes)).sorted { $0.description < $1.description }
+        let causes = stream.effectCauses
         let level = stream.duckCauses.values.min()
         for kind in kinds {
             emit(.record(.effect(kind, stream: stream.info.id, session: stream.session, why: why, causes: causes,

@@ -216,6 +216,17 @@ public struct PolicyEngine: Sendable {
     /// Whether the bridge has a mute or volume change in force on the stream (including one being undone).
     public func hasEffect(on stream: StreamID) -> Bool { streams[stream]?.hasEffectInForce ?? false }
 
+    /// What holds a stream muted or ducked now, and the duck's level (a fraction of the user's volume).
+    public func effectCauses(on stream: StreamID) -> (causes: [EffectCause], duckLevel: Double?) {
+        guard let stream = streams[stream] else { return ([], nil) }
+        return (stream.effectCauses, stream.duckCauses.values.min())
+    }
+
+    /// For a stream whose sound the bridge watches, whether it carries sound now; nil for the others.
+    public func isSounding(_ stream: StreamID) -> Bool? {
+        streams[stream].flatMap { $0.soundMonitored ? !$0.silent : nil }
+    }
+
     /// The streams with a mute or volume change in force: what the journal must hold.
     public var streamsWithEffects: Set<StreamID> { Set(streams.filter { $0.value.hasEffectInForce }.keys) }
 

@@ -95,6 +95,25 @@ struct TrackedStream: Hashable, Sendable {
     var soundMonitored = false
     var silent = false
 
+    /// What holds the stream muted or ducked, as the event log names it, in a stable order.
+    var effectCauses: [EffectCause] {
+        var causes: [EffectCause] = muteCauses.map {
+            switch $0 {
+            case .interruption(let id): .interruption(id)
+            case .silentMode: .silentMode
+            case .screenLock: .screenLock
+            case .recordPermissionDenied, .categoryWithoutInput, .categoryWithoutOutput: .refusal
+            }
+        }
+        causes += duckCauses.keys.map {
+            switch $0 {
+            case .ducker(let id): .ducker(id)
+            case .interruption(let id): .interruption(id)
+            }
+        }
+        return Array(Set(causes)).sorted { $0.description < $1.description }
+    }
+
     /// Running and, for a stream whose sound is watched, carrying sound.
     var isPlaying: Bool { !info.corked && !silent }
 

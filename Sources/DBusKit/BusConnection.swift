@@ -72,6 +72,13 @@ public final class BusConnection: @unchecked Sendable {
     /// Whether the connection is still open (`dbus_connection_get_is_connected`).
     public var isConnected: Bool { dbus_connection_get_is_connected(pointer) != 0 }
 
+    /// The connection's socket, for a client that waits on it together with other descriptors
+    /// (`poll`) and then calls ``dispatchPending(waitingUpTo:)``.
+    public var socketDescriptor: Int32? {
+        var descriptor: Int32 = -1
+        return dbus_connection_get_unix_fd(pointer, &descriptor) != 0 ? descriptor : nil
+    }
+
     /// Asks for a well-known name without queueing (`dbus_bus_request_name`); true when it is ours.
     public func requestName(_ name: String) throws(BusError) -> Bool {
         let result = try BusError.check { dbus_bus_request_name(pointer, name, UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE), $0) }

@@ -14,7 +14,7 @@ struct AudioSessionControl: ParsableCommand {
         commandName: "audiosessionctl",
         abstract: "Inspect and drive the audio-session bridge.",
         version: BridgeCore.version,
-        subcommands: [Status.self, Monitor.self, TimelineCommand.self, Silent.self, Policy.self, Exec.self, Permission.self])
+        subcommands: [Status.self, Top.self, Monitor.self, TimelineCommand.self, Silent.self, Policy.self, Exec.self, Permission.self])
 }
 
 /// Text for people or JSON for machines.

@@ -24,8 +24,7 @@ struct AppsYouRunTests {
                                       environment: server.environment, logDirectory: server.root + "/logs")
         defer { _ = pipeline.stop() }
         let client = try scenario.client()
-        let session = try ShippedPolicyTests.session(of: "org.example.Tunes", client, log: pipeline.logPath)
-        #expect(try client.property(session, "Category") == .string("playback"))
+        try Self.expectSession(of: "org.example.Tunes", category: "playback", client, log: pipeline.logPath)
         let stream = try Self.stream(of: pipeline.pid, server)
         try Self.callMutesUntilItEnds(stream, client, server)
 
@@ -50,8 +49,7 @@ struct AppsYouRunTests {
         let stream = try Self.stream(of: program.pid, server)
         #expect(stream.properties["application.process.binary"]?.hasPrefix("python3") == true,
                 "the stream shows the interpreter, not the app: \(stream.properties)")
-        let session = try ShippedPolicyTests.session(of: stream.app, client, log: program.logPath)
-        #expect(try client.property(session, "Category") == .string("playback"))
+        try Self.expectSession(of: stream.app, category: "playback", client, log: program.logPath)
         try Self.callMutesUntilItEnds(stream, client, server)
 
         let explained = try Self.explain(program.pid, server)
@@ -74,8 +72,7 @@ struct AppsYouRunTests {
         let call = try unit.start(binary, ["--raw", "--format=s16le", "--rate=48000", "--channels=2", "/dev/zero"],
                                   environment: server.environment, logDirectory: server.root + "/logs")
         let client = try scenario.client()
-        let session = try ShippedPolicyTests.session(of: "org.example.Ringline", client, log: call.logPath)
-        #expect(try client.property(session, "Category") == .string("playAndRecord"))
+        try Self.expectSession(of: "org.example.Ringline", category: "playAndRecord", client, log: call.logPath)
         try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
         let created = scenario.daemon.records.first { $0["event"] as? String == "session.created" && $0["app"] as? String == "org.example.Ringline" }
         #expect(created?["why"] as? String == "its desktop entry's category 'Telephony' is in [match] categories")
@@ -101,12 +98,24 @@ extension AppsYouRunTests {
             .write(toFile: "\(folder)/\(id).desktop", atomically: true, encoding: .utf8)
     }
 
-    /// The sink-input of a process, once the server reports it.
+    /// Waits for a policy session of `app` with `category`. GStreamer's pulsesink opens a stream to
+    /// probe the server before the one it plays: the session made for the probe goes with it, so a
+    /// session that vanishes while it is read is looked for again.
+    static func expectSession(of app: String, category: String, _ client: BusClient, log: String) throws {
+        try waitUntil("a \(category) session of \(app) (its output: \(textSoFar(log)))", timeout: .seconds(20)) {
+            let sessions = try client.call(BusClient.manager, BusClient.bridge, "ListSessions")[0].arrayItems ?? []
+            return sessions.compactMap(\.stringValue).contains { path in
+                (try? client.property(path, "AppId")) == .string(app) && (try? client.property(path, "Category")) == .string(category)
+            }
+        }
+    }
+
+    /// The playing sink-input of a process, once the server reports it (not a probe, which stays corked).
     static func stream(of pid: Int32, _ server: SoundServer) throws -> ReportedStream {
         var found: ReportedStream?
         try waitUntil("the server to report the stream of process \(pid)", timeout: .seconds(20)) {
             found = try server.streams().compactMap(ReportedStream.init).first {
-                $0.properties["application.process.id"] == "\(pid)" || $0.properties["pipewire.sec.pid"] == "\(pid)"
+                ($0.properties["application.process.id"] == "\(pid)" || $0.properties["pipewire.sec.pid"] == "\(pid)") && !$0.corked
             }
             return found != nil
         }

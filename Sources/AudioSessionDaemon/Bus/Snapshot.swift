@@ -18,6 +18,12 @@ enum Snapshot {
                 ("mode", .string(session.configuration.mode.rawValue)),
                 ("options", .array(session.configuration.options.names.map { .string($0) })),
                 ("active", .bool(session.isActive)), ("interrupted", .bool(session.isInterrupted)),
+                ("interruptedBy", .array(session.interrupters.sorted { "\($0)" < "\($1)" }.map { interrupter in
+                    switch interrupter {
+                    case .session(let id): .string(BusService.path(id))
+                    case .microphoneMuted(let device): .string("microphone muted (\(device))")
+                    }
+                })),
                 ("route", EventLogRecords.route(engine.currentRoute(of: session.id))),
                 ("player", session.nowPlayingPlayer.map { .string($0) } ?? .null),
                 ("call", session.call.map { .string($0.description) } ?? .null),
@@ -35,6 +41,9 @@ enum Snapshot {
                 ("corked", .bool(stream.corked)), ("mute", .bool(stream.mute)),
                 ("volume", .array(stream.volume.values.map { .int($0) })),
                 ("effect", .bool(engine.hasEffect(on: stream.id))),
+                ("causes", .array(engine.effectCauses(on: stream.id).causes.map { .string(EventLogRecords.cause($0)) })),
+                ("duckLevel", engine.effectCauses(on: stream.id).duckLevel.map { .number($0) } ?? .null),
+                ("sounding", engine.isSounding(stream.id).map { .bool($0) } ?? .null),
             ])
         }
         let devices: [JSONValue] = engine.devices.values.sorted { $0.id < $1.id }.map { device in
