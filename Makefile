@@ -4,6 +4,7 @@
 #   make run      build release and run audiosessiond (against a private server when there is none;
 #                 SERVER=pipewire for a private PipeWire 1.4 + WirePlumber 0.5)
 #   make test     every test: unit tests of the engine and integration tests against real servers
+#   make docs     the DocC site of AudioSessionKit and MediaPlayerKit in .build/docs-site (make test builds it too)
 #   make demo     a scripted scene with the event log on screen (SERVER=pipewire as for run)
 #   make bench    the benchmarks: figures against baselines measured in the same run (BENCH_FLAGS=--quick)
 #   make soak     the reliability runs on every server stack, as a table (SOAK_FLAGS=--cycles-scale 0.1)
@@ -38,7 +39,7 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build programs release deps-build deps-run deps-test deps-pipewire-1.4 run test demo bench soak \
+.PHONY: all build programs release deps-build deps-run deps-test deps-pipewire-1.4 run test docs demo bench soak \
 	install uninstall deb clean
 
 all: programs
@@ -77,10 +78,22 @@ deb: programs
 	$(call ensure_packages,lintian)
 	lintian --fail-on error --tag-display-limit 0 $$(scripts/make-deb.sh .build/release .build/dist .build/deb)
 
-test: deps-test programs
+test: deps-test programs docs
 	$(SWIFT) build --build-tests
 	scripts/make-manuals.sh .build/debug .build/dist-debug
 	scripts/run-tests.sh $(SWIFT)
+
+# The API reference of AudioSessionKit and MediaPlayerKit as a static DocC site; it fails on a DocC
+# warning and on a public symbol of the kits without a /// comment.
+DOCS_DIR := .build/docs-site
+docs: deps-build
+	rm -rf $(DOCS_DIR)
+	$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
+		--target AudioSessionKit --target MediaPlayerKit --enable-experimental-combined-documentation \
+		--transform-for-static-hosting --output-path $(DOCS_DIR) --warnings-as-errors \
+		--experimental-documentation-coverage --coverage-summary-level none
+	python3 scripts/check-doc-coverage.py .build/plugins/Swift-DocC/outputs/intermediates/*.doccarchive/documentation-coverage.json
+	@echo "the DocC site is in $(DOCS_DIR); serve it, e.g. python3 -m http.server -d $(DOCS_DIR), and open /documentation/audiosessionkit"
 
 # SERVER=pipewire: the private PipeWire 1.4 stack as the embedded default, whatever runs already.
 SERVER_DEPS := $(if $(filter pipewire,$(SERVER)),deps-pipewire-1.4)

@@ -4,8 +4,11 @@ import Dispatch
 extension AudioSession {
     /// Whether the app may record (`AVAudioSession.RecordPermission`, with Apple's raw values).
     public enum RecordPermission: UInt, Sendable {
+        /// The user has not decided yet.
         case undetermined = 1_970_168_948  // 'undt'
+        /// The user said no: the app records silence.
         case denied = 1_684_369_017  // 'deny'
+        /// The user said yes.
         case granted = 1_735_552_628  // 'grnt'
     }
 

@@ -212,8 +212,11 @@ public final class AudioSession: @unchecked Sendable {
         update { $0.active = active }
     }
 
+    /// The category the app set (``setCategory(_:mode:options:)``).
     public var category: Category { lock.withLock { desired.configuration.category } }
+    /// The mode the app set.
     public var mode: Mode { lock.withLock { desired.configuration.mode } }
+    /// The category options the app set.
     public var categoryOptions: CategoryOptions { lock.withLock { desired.configuration.options } }
 
     /// The token to give the app's own sound-server streams (`audiosession.token`), so that they join
@@ -234,6 +237,8 @@ public final class AudioSession: @unchecked Sendable {
         update { $0.nowPlayingPlayer = busName }
     }
 
+    /// Whether system alerts (alarms, timers) may interrupt the session; see
+    /// ``prefersNoInterruptionsFromSystemAlerts``.
     public func setPrefersNoInterruptionsFromSystemAlerts(_ inValue: Bool) throws {
         _ = try call("SetPrefersNoInterruptionsFromSystemAlerts", [.bool(inValue)])
         update { $0.prefersNoInterruptionsFromSystemAlerts = inValue }

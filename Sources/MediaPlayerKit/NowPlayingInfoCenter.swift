@@ -2,8 +2,11 @@
 import Foundation
 
 /// `MPMediaItemPropertyTitle` and its siblings: keys of ``NowPlayingInfoCenter/nowPlayingInfo``.
+/// The item's title (a `String`).
 public let MediaItemPropertyTitle = "title"
+/// The item's artist (a `String`).
 public let MediaItemPropertyArtist = "artist"
+/// The item's album (a `String`).
 public let MediaItemPropertyAlbumTitle = "albumTitle"
 /// The item's length in seconds (`NSNumber` or `Double`).
 public let MediaItemPropertyPlaybackDuration = "playbackDuration"
@@ -16,7 +19,16 @@ public let NowPlayingInfoPropertyPlaybackRate = "MPNowPlayingInfoPropertyPlaybac
 
 /// Where playback stands (`MPNowPlayingPlaybackState`); MPRIS shows it as `PlaybackStatus`.
 public enum NowPlayingPlaybackState: UInt, Sendable {
-    case unknown = 0, playing, paused, stopped, interrupted
+    /// Not said yet.
+    case unknown = 0
+    /// Playing.
+    case playing
+    /// Paused by the user or the app.
+    case paused
+    /// Stopped: nothing to resume.
+    case stopped
+    /// Paused by an interruption (MPRIS shows it as Paused).
+    case interrupted
 }
 
 /// An item's picture (`MPMediaItemArtwork`): an image file, PNG or JPEG data, or a handler that

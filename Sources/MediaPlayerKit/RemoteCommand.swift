@@ -4,10 +4,15 @@ import Foundation
 /// What a remote command's handler answers (`MPRemoteCommandHandlerStatus`). Over MPRIS, `success`
 /// answers the method call and every other status answers with the error named after it.
 public enum RemoteCommandHandlerStatus: Int, Sendable {
+    /// The command was carried out.
     case success = 0
+    /// The content the command asked for is not there.
     case noSuchContent = 100
+    /// Nothing plays that the command could act on.
     case noActionableNowPlayingItem = 110
+    /// The device the command needs is not there.
     case deviceNotFound = 120
+    /// The command failed.
     case commandFailed = 200
 
     /// The D-Bus error name a failed command answers with.

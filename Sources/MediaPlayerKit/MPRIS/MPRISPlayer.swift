@@ -14,7 +14,9 @@ public final class MPRISPlayer: @unchecked Sendable {
     public static let shared = MPRISPlayer(bus: .session, appID: ProcessInfo.processInfo.processName,
                                            audioSession: AudioSession.shared)
 
+    /// The commands this player takes; MPRIS offers those that have an enabled target.
     public let commandCenter = RemoteCommandCenter()
+    /// What this player publishes as its metadata and playback status.
     public let nowPlayingInfoCenter = NowPlayingInfoCenter()
     /// The app id the bus name is made from.
     public let appID: String
