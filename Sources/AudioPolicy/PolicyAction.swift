@@ -34,7 +34,7 @@ public struct JournalEntry: Hashable, Sendable {
 }
 
 /// What holds a stream muted or ducked, as the event log names it.
-public enum EffectCause: Hashable, Sendable, CustomStringConvertible {
+public enum EffectCause: Hashable, Sendable {
     /// An interruption by that session.
     case interruption(SessionID)
     /// That session ducks others.
@@ -44,12 +44,14 @@ public enum EffectCause: Hashable, Sendable, CustomStringConvertible {
     /// The app may not record, or its category has no input or output.
     case refusal
 
-    public var description: String {
+    /// Its name in the event log's `causes`: `interruption:session/2`, `ducker:session/3`,
+    /// `silent-mode`, `screen-lock` or `refused`.
+    public var logName: String {
         switch self {
-        case .interruption(let id): "interruption by \(id)"
-        case .ducker(let id): "ducked by \(id)"
-        case .silentMode: "silent mode"
-        case .screenLock: "screen lock"
+        case .interruption(let id): "interruption:\(id)"
+        case .ducker(let id): "ducker:\(id)"
+        case .silentMode: "silent-mode"
+        case .screenLock: "screen-lock"
         case .refusal: "refused"
         }
     }

@@ -111,7 +111,7 @@ struct TrackedStream: Hashable, Sendable {
             case .interruption(let id): .interruption(id)
             }
         }
-        return Array(Set(causes)).sorted { $0.description < $1.description }
+        return Array(Set(causes)).sorted { $0.logName < $1.logName }
     }
 
     /// Running and, for a stream whose sound is watched, carrying sound.

@@ -41,7 +41,7 @@ enum Snapshot {
                 ("corked", .bool(stream.corked)), ("mute", .bool(stream.mute)),
                 ("volume", .array(stream.volume.values.map { .int($0) })),
                 ("effect", .bool(engine.hasEffect(on: stream.id))),
-                ("causes", .array(engine.effectCauses(on: stream.id).causes.map { .string(EventLogRecords.cause($0)) })),
+                ("causes", .array(engine.effectCauses(on: stream.id).causes.map { .string($0.logName) })),
                 ("duckLevel", engine.effectCauses(on: stream.id).duckLevel.map { .number($0) } ?? .null),
                 ("sounding", engine.isSounding(stream.id).map { .bool($0) } ?? .null),
             ])

@@ -44,18 +44,6 @@ public struct LogRecord: Sendable {
 public enum EventLogRecords {
     static func session(_ id: SessionID) -> JSONValue { .string(id.description) }
 
-    /// A cause of a mute or duck as the `action` record's `causes` name it: `interruption:session/2`,
-    /// `ducker:session/3`, `silent-mode`, `screen-lock` or `refused`.
-    static func cause(_ cause: EffectCause) -> String {
-        switch cause {
-        case .interruption(let id): "interruption:\(id)"
-        case .ducker(let id): "ducker:\(id)"
-        case .silentMode: "silent-mode"
-        case .screenLock: "screen-lock"
-        case .refusal: "refused"
-        }
-    }
-
     static func port(_ port: PortDescription) -> JSONValue {
         .object([("portType", .string(port.portType.rawValue)), ("portName", .string(port.portName)),
                  ("uid", .string(port.uid)), ("channels", .array(port.channels.map { .string($0) }))])
@@ -145,7 +133,7 @@ public enum EventLogRecords {
         case .effect(let name, let stream, let id, let why, let causes, let level):
             var fields: [(String, JSONValue)] = [("action", .string(name)), ("stream", .string(stream.description)),
                                                  ("session", id.map(session) ?? .null), ("why", .string(why)),
-                                                 ("causes", .array(causes.map { .string(Self.cause($0)) }))]
+                                                 ("causes", .array(causes.map { .string($0.logName) }))]
             if let level { fields.append(("level", .number(level))) }
             return make("action", fields)
         case .serverLost(let server): return make("server.lost", [("server", .string(server))])
