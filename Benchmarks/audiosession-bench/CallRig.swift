@@ -12,12 +12,17 @@ enum Silencer: CustomStringConvertible {
     case roleCork
     /// No bridge: the probe, a client like any other, mutes the music itself when it sees the call.
     case clientMutes
+    /// No bridge: WirePlumber 0.5's role-based policy with its example role sinks (PipeWire 1.4). A
+    /// Communication stream corks the Multimedia role, which WirePlumber does by unlinking the music
+    /// from its role sink: a client sees the music's sink-input lose its sink.
+    case wirePlumberRoles
 
     var description: String {
         switch self {
         case .bridge(let fades): fades ? "the bridge, shipped policies" : "the bridge, fades off"
         case .roleCork: "module-role-cork"
         case .clientMutes: "a client muting the streams itself"
+        case .wirePlumberRoles: "WirePlumber 0.5's role-based policy"
         }
     }
 }
@@ -66,6 +71,10 @@ final class CallRig {
     let daemon: BridgeDaemon?
     let probe: StreamProbe
     let count: Int
+    /// Whether a music stream is silenced: muted, or (under WirePlumber's role policy) unlinked.
+    let silenced: @Sendable (PulseStream) -> Bool
+    /// Whether a music stream plays as it did before the call.
+    let playing: @Sendable (PulseStream) -> Bool
 
     init(_ silencer: Silencer, on kind: SoundServerKind, musicStreams count: Int) throws {
         self.count = count
@@ -73,6 +82,17 @@ final class CallRig {
             server = try SoundServer(kind, extraModules: ["module-role-cork"])
         } else {
             server = try SoundServer(kind)
+        }
+        if case .wirePlumberRoles = silencer {
+            try server.startRoleBasedPolicy()
+            guard let multimedia = try server.deviceIndex(named: SoundServer.RoleSink.multimedia.name) else {
+                throw BenchError("no multimedia role sink")
+            }
+            silenced = { $0.mute || $0.device == UInt32.max }
+            playing = { !$0.mute && $0.device == multimedia }
+        } else {
+            silenced = { $0.mute }
+            playing = { !$0.mute }
         }
         switch silencer {
         case .bridge(fades: true):
@@ -82,7 +102,7 @@ final class CallRig {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
             daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
-        case .roleCork, .clientMutes:
+        case .roleCork, .clientMutes, .wirePlumberRoles:
             daemon = nil
         }
         probe = try StreamProbe(address: server.address, readsWholeList: true)
@@ -90,7 +110,7 @@ final class CallRig {
         for number in 0..<count {
             _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"])
         }
-        _ = try probe.stamp("\(count) music streams", when: { [count] in Self.music($0, count) { !$0.mute } }, timeout: .seconds(30))
+        _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
         daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
     }
 
@@ -119,20 +139,22 @@ final class CallRig {
     /// The music streams' indexes.
     static func musicIndexes(_ streams: [UInt32: PulseStream]) -> [UInt32] { musicStreams(streams).map(\.index) }
 
-    /// Audibly changed: muted, or lowered below full volume by a fade's first step.
-    static func silencing(_ stream: PulseStream) -> Bool { stream.mute || (stream.volume.max() ?? 0) < 0x10000 }
+    /// Audibly changed: silenced, or lowered below full volume by a fade's first step.
+    func silencing(_ stream: PulseStream) -> Bool { silenced(stream) || (stream.volume.max() ?? 0) < 0x10000 }
 
     /// One call: the times until the music is first changed and until it is muted; then the call ends
     /// and the music comes back at full volume.
     func round() throws -> Round {
         let start = ContinuousClock.now
         let call = probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
-        let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, Self.silencing) },
+        let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
                                       announcedBy: Self.musicIndexes)
-        let muted = try probe.stamp("the music muted", when: { [count] in Self.music($0, count) { $0.mute } },
+        let muted = try probe.stamp("the music silenced", when: { [count, silenced] in Self.music($0, count, silenced) },
                                     announcedBy: Self.musicIndexes)
         probe.stop(call)
-        _ = try probe.stamp("the music back", when: { [count] in Self.music($0, count) { !Self.silencing($0) } })
+        _ = try probe.stamp("the music back", when: { [count, playing] in
+            Self.music($0, count) { playing($0) && ($0.volume.max() ?? 0) >= 0x10000 }
+        })
         return Round(firstChange: changed - start, muted: muted - start)
     }
 }

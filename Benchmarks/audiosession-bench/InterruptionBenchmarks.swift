@@ -42,13 +42,15 @@ extension Benchmarks {
     }
 
     /// The same on PipeWire 1.4 (pipewire-pulse has no module-role-cork): the bridge against a client
-    /// that mutes the music streams itself when it sees the call. pipewire-pulse takes at most 64
-    /// streams per client, and the probe plays the music from one connection, so counts stay below that.
+    /// that mutes the music streams itself when it sees the call, and against WirePlumber 0.5's own
+    /// role-based policy (its example role sinks; the bridge's rigs run without them). pipewire-pulse
+    /// takes at most 64 streams per client, and the probe plays the music from one connection, so
+    /// counts stay below that.
     static func interruptionsOnPipeWire(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.flatMap { count -> [ReportLine] in
-            let silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .clientMutes]
+            let silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .clientMutes, .wirePlumberRoles]
             let results = try alternate(silencers, on: .pipewire14, musicStreams: count, rounds: rounds)
-            let (shipped, noFade, client) = (results[0], results[1], results[2])
+            let (shipped, noFade, client, wirePlumber) = (results[0], results[1], results[2], results[3])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
             let baseline = client.muted.median
             return [
@@ -58,6 +60,12 @@ extension Benchmarks {
                 ReportLine(name: "PipeWire 1.4: phone → \(streams) muted, fades off, p50",
                            figure: noFade.muted.median.formatted, baseline: baseline.formatted + " a client muting",
                            ratio: noFade.muted.median / baseline, budget: "≤ 1.2×"),
+                ReportLine(name: "PipeWire 1.4: Communication → \(streams) unlinked by WirePlumber 0.5's role policy, p50",
+                           figure: wirePlumber.muted.median.formatted, baseline: baseline.formatted + " a client muting",
+                           ratio: wirePlumber.muted.median / baseline, budget: "(reference)"),
+                ReportLine(name: "PipeWire 1.4: phone → \(streams) muted by the bridge (fades off) against WirePlumber's role policy, p50",
+                           figure: noFade.muted.median.formatted, baseline: wirePlumber.muted.median.formatted + " WirePlumber 0.5",
+                           ratio: noFade.muted.median / wirePlumber.muted.median, budget: "(reference)"),
             ]
         }
     }
