@@ -26,6 +26,16 @@ final class SoakRig: BridgedServer, @unchecked Sendable {
         let stream = try server.reportedStream(of: app)
         try server.pactl(["set-sink-input-volume", "\(stream.index)", "\(userVolume)"])
         try waitUntil("\(app) at the user's volume") { try levels(stream.index)?.volume == userVolume }
+        // The runs start once the bridge has seen the user's volume too: a duck decided before that
+        // starts from the old level (see DuckingTests, a step landing after the user's change).
+        let observer = try client()
+        try waitUntil("the bridge to see \(app)'s volume") {
+            let json = try observer.call(BusClient.manager, BusClient.bridge, "Snapshot")[0].stringValue ?? "{}"
+            let snapshot = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            let streams = snapshot?["streams"] as? [[String: Any]] ?? []
+            return streams.contains { $0["stream"] as? String == "sink-input/\(stream.index)"
+                && ($0["volume"] as? [Int])?.allSatisfy { $0 == Int(userVolume) } == true }
+        }
         return (stream, pid)
     }
 

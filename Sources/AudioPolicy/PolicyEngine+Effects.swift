@@ -236,13 +236,19 @@ extension PolicyEngine {
         let remembered = absorbServerMemory(id, reported)
         guard var stream = streams[id] else { return }
         var userChanged = false
+        var staleCommandLanded = false
         if let index = stream.expectedVolumes.firstIndex(of: reported.volume) {
             stream.expectedVolumes.removeFirst(index + 1)
+        } else if let index = stream.lateVolumes.firstIndex(of: reported.volume) {
+            stream.lateVolumes.removeFirst(index + 1)
+            stream.applied.volume = reported.volume
+            staleCommandLanded = true
         } else if reported.volume != stream.applied.volume
             && !(reported.volume == stream.confirmed.volume && !stream.expectedVolumes.isEmpty)
         {
             stream.user.volume = reported.volume
             stream.applied.volume = reported.volume
+            stream.lateVolumes = stream.expectedVolumes
             stream.expectedVolumes = []
             stream.overriddenDucks.formUnion(stream.duckCauses.keys)
             stream.duckCauses = [:]
@@ -274,6 +280,8 @@ extension PolicyEngine {
         streams[id] = stream
         if userChanged {
             reconcile(id, fade: .zero, why: "the user changed the stream's levels")
+        } else if staleCommandLanded {
+            reconcile(id, fade: .zero, why: "a volume the bridge had sent landed after the user's change; the user's level stands")
         } else if remembered {
             reconcile(id, fade: .zero, why: Self.serverMemoryReason)
         }

@@ -44,6 +44,11 @@ struct TrackedStream: Hashable, Sendable {
     var applied: StreamLevels
     /// Levels asked for that the server has not reported back yet.
     var expectedVolumes: [ChannelVolumes] = []
+    /// Volumes the bridge had sent, still unreported, when the user's own change was reported: the
+    /// server may apply them after the user's (the user's change was made first, its report came
+    /// first). One of them reported back is the bridge's stale command, not a second choice of the
+    /// user's, and the user's level is put back.
+    var lateVolumes: [ChannelVolumes] = []
     var expectedMutes: [Bool] = []
     /// The last volume and mute the server reported.
     var confirmed: StreamLevels

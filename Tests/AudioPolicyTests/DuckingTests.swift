@@ -202,3 +202,29 @@ struct ShutdownTests {
         #expect(!scene.isMuted(effects), "nothing is applied after shutdown")
     }
 }
+
+extension DuckingTests {
+    @Test("a step of the bridge's that lands after the user's change does not become the user's level")
+    func staleStepAfterUserChange() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        scene.holdReports = true
+        scene.setActive(navigation, true)  // the fade's first step goes out; its report waits
+        let step = scene.serverStreams[stream]!.volume
+        #expect(step.values.allSatisfy { $0 < Self.userVolume })
+        // The user's change was made first and its report comes first; the server then applied the
+        // bridge's step over it, and that report comes last.
+        var userReport = scene.serverStreams[stream]!
+        userReport.volume = ChannelVolumes(channels: 2, value: 0x8000)
+        scene.send(.streamChanged(userReport))
+        scene.deliverReports()
+        scene.holdReports = false
+        scene.deliverReports()
+        scene.settle()
+        #expect(scene.volume(stream) == 0x8000, "the user's level is put back on the server")
+        #expect(scene.engine.userLevels(of: stream)?.volume.values == [0x8000, 0x8000])
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.volume(stream) == 0x8000)
+        #expect(scene.journal.isEmpty)
+    }
+}

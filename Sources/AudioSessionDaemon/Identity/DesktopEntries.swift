@@ -86,7 +86,7 @@ struct DesktopEntryIndex {
     }
 
     /// Reads the folders again when one of them changed since the last reading.
-    private mutating func refreshIfChanged() {
+    mutating func refreshIfChanged() {
         var now: [String: timespec] = [:]
         for folder in folders {
             var info = stat()

@@ -103,6 +103,8 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Connects now; on the loop thread.
     public func start() {
         stopped = false
+        // The desktop entries are read now, not while a call's first stream waits for them.
+        recognizer.entries.refreshIfChanged()
         _ = socketWatch
         connect()
     }
