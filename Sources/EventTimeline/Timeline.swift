@@ -125,7 +125,7 @@ struct Builder {
         case "session.created":
             policies[session] = record["policy"] as? String ?? ""
         case "session.released":
-            for key in Array(open[session]?.keys ?? [:].keys) { finish(session, key: key, at: time, note: "the session was released") }
+            for key in open[session, default: [:]].keys.sorted() { finish(session, key: key, at: time, note: "the session was released") }
             ended.insert(session)
         case "session.active":
             if record["active"] as? Bool == true, record["ok"] as? Bool != false {

@@ -35,7 +35,7 @@ public struct TopScreen {
                               uniquingKeysWith: { a, _ in a })
         func app(_ session: String) -> String { apps[Self.short(session)] ?? Self.short(session) }
 
-        var header = [line("audiosession top · \(snapshot["server"] as? String ?? "?") \(snapshot["serverVersion"] as? String ?? "")"
+        var screen = [line("audiosession top · \(snapshot["server"] as? String ?? "?") \(snapshot["serverVersion"] as? String ?? "")"
                            + " · silent mode \(snapshot["silentMode"] as? Bool == true ? "on" : "off")"
                            + " · screen \(snapshot["screenLocked"] as? Bool == true ? "locked" : "unlocked")"
                            + (snapshot["connected"] as? Bool == false ? " · SERVER LOST" : ""), .bold, right: "q quits")]
@@ -65,18 +65,18 @@ public struct TopScreen {
             }.joined(separator: "  ")
         let deviceLines = [line("DEVICES (* default)", .dim), line(deviceText.isEmpty ? "none" : deviceText, .plain)]
 
-        // Sessions and streams share what the decisions leave; the decisions get at least four rows.
-        let fixed = header.count + deviceLines.count + 1 + 3
-        let share = max(rows - fixed - 4, 4)
+        // Sessions and streams share what is left after the title, the devices, the decisions' heading
+        // and four rows of decisions (the decisions take whatever rows remain).
+        let share = max(rows - screen.count - deviceLines.count - 1 - 4, 4)
         let sessionRows = min(sessionLines.count, max(share / 2, share - streamLines.count))
         let streamRows = min(streamLines.count, share - sessionRows)
-        header.append(contentsOf: Self.fit(sessionLines, sessionRows, line: { line("… \($0) more", .dim) }))
-        header.append(contentsOf: Self.fit(streamLines, streamRows, line: { line("… \($0) more", .dim) }))
-        header.append(contentsOf: deviceLines)
-        header.append(line("LAST DECISIONS", .dim))
-        let room = max(rows - header.count, 0)
-        header.append(contentsOf: decisions.suffix(room).map { line($0, .plain) })
-        return Array(header.prefix(rows))
+        screen.append(contentsOf: Self.fit(sessionLines, sessionRows, line: { line("… \($0) more", .dim) }))
+        screen.append(contentsOf: Self.fit(streamLines, streamRows, line: { line("… \($0) more", .dim) }))
+        screen.append(contentsOf: deviceLines)
+        screen.append(line("LAST DECISIONS", .dim))
+        let room = max(rows - screen.count, 0)
+        screen.append(contentsOf: decisions.suffix(room).map { line($0, .plain) })
+        return Array(screen.prefix(rows))
     }
 
     /// The widths of the session table's columns but the last (the state takes the rest).

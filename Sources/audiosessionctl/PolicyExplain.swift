@@ -30,9 +30,9 @@ extension AudioSessionControl.Policy {
                     writeToStandardError("audiosessionctl: no process \(pid)\n")
                     throw ExitCode(1)
                 }
-                identity = found
+                identity = found.app
                 print("process \(pid):")
-                for line in Self.facts(of: found, unit: AppLookup.unitName(ofProcess: pid)) { print("  \(line)") }
+                for line in Self.facts(of: found.app, unit: found.unit) { print("  \(line)") }
             } else {
                 identity = AppLookup.app(named: app, environment: environment)
                 print("\(app): taken as a desktop id, Flatpak id, binary and application name")

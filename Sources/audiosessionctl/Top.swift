@@ -42,6 +42,8 @@ struct LiveView {
     let bridge: BridgeCalls
     var snapshot: [String: Any] = [:]
     var decisions: [String] = []
+    /// How many of the last decisions are kept for the screen.
+    static let keptDecisions = 100
     /// How long after a burst of events the view looks once more.
     static let secondLookDelay = Duration.milliseconds(300)
 
@@ -53,7 +55,7 @@ struct LiveView {
     mutating func start() throws {
         let history = try bridge.call(BusContract.managerPath, BusContract.managerInterface, "EventHistory", [.uint64(0), .uint64(0)])
         decisions = (history.first?.arrayItems ?? []).compactMap { $0.stringValue.flatMap(EventSourceOptions.object) }
-            .compactMap(TopScreen.decision).suffix(100)
+            .compactMap(TopScreen.decision).suffix(Self.keptDecisions)
         try refresh()
     }
 
@@ -99,7 +101,7 @@ struct LiveView {
                 bridge.connection.dispatchPending()
                 guard !received.isEmpty else { break }
                 decisions.append(contentsOf: received.compactMap { EventSourceOptions.object($0).flatMap(TopScreen.decision) })
-                decisions = Array(decisions.suffix(100))
+                decisions = Array(decisions.suffix(LiveView.keptDecisions))
                 received = []
                 try refresh()
                 draw()

@@ -108,7 +108,7 @@ struct AppIdentitySourcesTests {
         defer { unit.remove() }
         let sleeper = try unit.start("/bin/sleep", ["30"], environment: [:], logDirectory: NSTemporaryDirectory())
         defer { _ = sleeper.stop() }
-        try waitUntil("sleep to run in its unit") { AppLookup.unitName(ofProcess: sleeper.pid) == unit.name }
+        try waitUntil("sleep to run in its unit") { AppLookup.app(ofProcess: sleeper.pid, environment: [:])?.unit == unit.name }
         let vouched = ProcessFacts.read(["pipewire.sec.pid": "\(sleeper.pid)"])
         #expect(vouched.unit?.desktopID == "org.example.Ringline")
         #expect(vouched.executable == "sleep")

@@ -24,10 +24,9 @@ struct ServerMemoryTests {
     @Test("after the bridge touched a stream, the app's next stream starts with the user's own levels",
           arguments: SoundServerKind.allCases, Touch.allCases)
     func nextStreamStartsWithUserLevels(kind: SoundServerKind, touch: Touch) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { _ = daemon.terminate() }
+        let rig = try BridgedServer(kind)
+        defer { rig.stop() }
+        let (server, daemon) = (rig.server, rig.daemon)
         let player = try Player(server)
         try player.start()
         try server.pactl(["set-sink-input-volume", "\(try player.stream().index)", "\(Self.userVolume)"])
@@ -79,10 +78,9 @@ struct ServerMemoryTests {
     @Test("after a call muted the app's last stream, a volume a client sets on its next stream at once stays",
           arguments: SoundServerKind.allCases)
     func clientVolumeOnNextStreamStays(kind: SoundServerKind) throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
-        defer { _ = daemon.terminate() }
+        let rig = try BridgedServer(kind)
+        defer { rig.stop() }
+        let (server, daemon) = (rig.server, rig.daemon)
         let player = try Player(server)
         try player.start()
         let call = try server.play(app: "softphone", role: "phone")

@@ -33,7 +33,8 @@ enum Snapshot {
             everySession || engine.session(of: stream.id).map(shownIDs.contains) == true
         }
         let streams: [JSONValue] = streamInfos.sorted { $0.id < $1.id }.map { stream in
-            .object([
+            let effects = engine.effectCauses(on: stream.id)
+            return .object([
                 ("stream", .string(stream.id.description)), ("app", .string(stream.app.name)),
                 ("role", stream.role.map { .string($0) } ?? .null),
                 ("session", engine.session(of: stream.id).map { .string(BusService.path($0)) } ?? .null),
@@ -41,8 +42,8 @@ enum Snapshot {
                 ("corked", .bool(stream.corked)), ("mute", .bool(stream.mute)),
                 ("volume", .array(stream.volume.values.map { .int($0) })),
                 ("effect", .bool(engine.hasEffect(on: stream.id))),
-                ("causes", .array(engine.effectCauses(on: stream.id).causes.map { .string($0.logName) })),
-                ("duckLevel", engine.effectCauses(on: stream.id).duckLevel.map { .number($0) } ?? .null),
+                ("causes", .array(effects.causes.map { .string($0.logName) })),
+                ("duckLevel", effects.duckLevel.map { .number($0) } ?? .null),
                 ("sounding", engine.isSounding(stream.id).map { .bool($0) } ?? .null),
             ])
         }

@@ -41,14 +41,13 @@ struct AppRecognizer {
 /// Who an app is, recognised as the bridge recognises the apps of streams, for `audiosessionctl
 /// policy explain`.
 public enum AppLookup {
-    /// The app of a running process, from what the kernel and its desktop entry tell; nil when no
-    /// such process runs.
-    public static func app(ofProcess pid: Int32, environment: [String: String]) -> AppIdentity? {
+    /// The app of a running process, from what the kernel and its desktop entry tell, and the name of
+    /// the systemd unit it runs in; nil when no such process runs.
+    public static func app(ofProcess pid: Int32, environment: [String: String]) -> (app: AppIdentity, unit: String?)? {
         guard let executable = ProcessAncestry.executableName(of: pid) else { return nil }
-        var facts = ProcessFacts.read(pid: pid, executable: executable, trusted: true)
-        if facts.sandboxAppID == nil { facts.sandboxAppID = SandboxIdentity.flatpakID(ofProcess: pid) }
+        let facts = ProcessFacts.read(pid: pid, executable: executable, trusted: true, sandboxTrusted: true)
         var recognizer = AppRecognizer(environment: environment)
-        return recognizer.identity(process: facts)
+        return (recognizer.identity(process: facts), facts.unit?.name)
     }
 
     /// An app known by one name, taken as its desktop or Flatpak id, its binary and its application name.
@@ -57,10 +56,5 @@ public enum AppLookup {
         var entries = DesktopEntryIndex(folders: DesktopEntryIndex.folders(environment: environment))
         app.desktopEntry = entries.entry(for: app)
         return app
-    }
-
-    /// The systemd unit a process runs in, by name.
-    public static func unitName(ofProcess pid: Int32) -> String? {
-        ProcFile.read("/proc/\(pid)/cgroup").flatMap { SystemdUnit.of(cgroupText: String(decoding: $0, as: UTF8.self))?.name }
     }
 }

@@ -25,16 +25,15 @@ struct ProcessFacts {
         let vouched = properties["pipewire.sec.pid"] != nil
         let declared = properties["application.process.binary"]
         let trusted = vouched || (executable != nil && declared.map { Self.sameProgram($0, executable!) } ?? false)
-        var facts = read(pid: pid, executable: executable, trusted: trusted)
-        if !vouched { facts.sandboxAppID = nil }
-        return facts
+        return read(pid: pid, executable: executable, trusted: trusted, sandboxTrusted: vouched)
     }
 
-    /// The facts of a process; `trusted` says whether its sandbox, unit and script may be read.
-    static func read(pid: Int32, executable: String?, trusted: Bool) -> ProcessFacts {
+    /// The facts of a process; `trusted` says whether its unit and script may be read, and
+    /// `sandboxTrusted` whether its sandbox may.
+    static func read(pid: Int32, executable: String?, trusted: Bool, sandboxTrusted: Bool) -> ProcessFacts {
         var facts = ProcessFacts(pid: pid, chain: ProcessAncestry.chain(of: pid), executable: executable)
+        if sandboxTrusted { facts.sandboxAppID = SandboxIdentity.flatpakID(ofProcess: pid) }
         guard trusted else { return facts }
-        facts.sandboxAppID = SandboxIdentity.flatpakID(ofProcess: pid)
         facts.unit = ProcFile.read("/proc/\(pid)/cgroup").flatMap { SystemdUnit.of(cgroupText: String(decoding: $0, as: UTF8.self)) }
         if let executable, InterpreterScript.isInterpreter(executable), let line = ProcFile.read("/proc/\(pid)/cmdline") {
             facts.script = InterpreterScript.script(arguments: InterpreterScript.arguments(ofCommandLine: line))
