@@ -33,9 +33,13 @@ public struct AppIdentity: Hashable, Sendable {
     }
 
     /// The id a policy session takes: the most trusted desktop id known (Flatpak, systemd unit,
-    /// `application.id`, the desktop entry found), else the application name. Two Electron apps that
-    /// both call themselves "Chromium" are two apps when their entries or units differ.
-    public var key: String { flatpakID ?? unitDesktopID ?? desktopID ?? desktopEntry?.id ?? name }
+    /// `application.id`, the desktop entry found), else the application name, or the script when that
+    /// name is only the interpreter's. Two Electron apps that both call themselves "Chromium" are two
+    /// apps when their entries or units differ, and two Python programs that libpulse names
+    /// "python3.11" are two apps by their scripts.
+    public var key: String {
+        flatpakID ?? unitDesktopID ?? desktopID ?? desktopEntry?.id ?? (name == binary ? script : nil) ?? name
+    }
 }
 
 /// What the bridge read from an app's desktop entry (the freedesktop Desktop Entry file).

@@ -140,11 +140,15 @@ struct AppRecognitionTests {
         #expect(Self.everySource.choice(for: app, role: "video") == nil)
     }
 
-    @Test("two Electron apps that both call themselves Chromium are two apps when their entries differ")
+    @Test("two Electron apps that both call themselves Chromium, or two Python programs named python3, are two apps")
     func electronAppsAreApart() {
         let discord = AppIdentity(name: "Chromium", binary: "Discord", desktopEntry: Self.entry("discord", "Network;InstantMessaging;"))
         let slack = AppIdentity(name: "Chromium", binary: "slack", desktopEntry: Self.entry("slack", "Network;InstantMessaging;"))
         #expect(discord.key == "discord" && slack.key == "slack")
         #expect(AppIdentity(name: "Chromium", binary: "x", desktopID: "d", flatpakID: "f", unitDesktopID: "u").key == "f")
+        let lollypop = AppIdentity(name: "python3.11", binary: "python3.11", script: "lollypop")
+        let tuner = AppIdentity(name: "python3.11", binary: "python3.11", script: "tuner")
+        #expect(lollypop.key == "lollypop" && tuner.key == "tuner", "two Python programs named after their interpreter")
+        #expect(AppIdentity(name: "Lollypop", binary: "python3.11", script: "lollypop").key == "Lollypop", "a name of its own stays")
     }
 }

@@ -49,7 +49,8 @@ struct AppsYouRunTests {
         let stream = try Self.stream(of: program.pid, server)
         #expect(stream.properties["application.process.binary"]?.hasPrefix("python3") == true,
                 "the stream shows the interpreter, not the app: \(stream.properties)")
-        try Self.expectSession(of: stream.app, category: "playback", client, log: program.logPath)
+        // libpulse names it after its binary, the interpreter; its session is named after its script.
+        try Self.expectSession(of: "lollypop", category: "playback", client, log: program.logPath)
         try Self.callMutesUntilItEnds(stream, client, server)
 
         let explained = try Self.explain(program.pid, server)

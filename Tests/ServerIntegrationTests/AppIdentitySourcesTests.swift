@@ -98,6 +98,9 @@ struct AppIdentitySourcesTests {
         #expect(index.entry(for: AppIdentity(name: "x", binary: "python3", script: "talk"))?.foundBy == .script)
         #expect(index.entry(for: AppIdentity(name: "x", binary: "Tunes"))?.id == "org.example.Tunes")
         #expect(index.entry(for: AppIdentity(name: "x", binary: "chatter")) == nil)
+        try write(system, "python3.11.desktop", "/usr/bin/python3.11", "Development;")
+        #expect(index.entry(for: AppIdentity(name: "x", binary: "python3.11", script: "lollypop")) == nil,
+                "a script's app is not the interpreter's entry")
         try write(home, "chatter.desktop", "chatter", "Chat;")
         #expect(index.entry(for: AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
     }

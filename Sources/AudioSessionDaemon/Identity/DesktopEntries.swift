@@ -68,7 +68,8 @@ struct DesktopEntryIndex {
     }
 
     /// The entry for an app: by the ids it is known by, most trusted first, else by the program its
-    /// `Exec` runs (the script for an interpreter, else the binary).
+    /// `Exec` runs: the script for an interpreter (never the interpreter's own entry, such as
+    /// `python3.11.desktop`), else the binary.
     mutating func entry(for app: AppIdentity) -> DesktopEntryFacts? {
         refreshIfChanged()
         let ids: [(IdentitySource, String?)] = [(.flatpak, app.flatpakID), (.systemdUnit, app.unitDesktopID),
@@ -77,12 +78,9 @@ struct DesktopEntryIndex {
             let bare = id.hasSuffix(".desktop") ? String(id.dropLast(".desktop".count)) : id
             if let entry = byID[bare] { return DesktopEntryFacts(id: entry.id, categories: entry.categories, foundBy: source) }
         }
-        for case let (source, program?) in [(IdentitySource.script, app.script), (.binary, app.binary)] {
-            if let entry = byProgram[program] ?? byProgram[program.lowercased()] {
-                return DesktopEntryFacts(id: entry.id, categories: entry.categories, foundBy: source)
-            }
-        }
-        return nil
+        let (source, program) = app.script.map { (IdentitySource.script, $0) } ?? (.binary, app.binary ?? "")
+        guard let entry = byProgram[program] ?? byProgram[program.lowercased()] else { return nil }
+        return DesktopEntryFacts(id: entry.id, categories: entry.categories, foundBy: source)
     }
 
     /// Reads the folders again when one of them changed since the last reading.
