@@ -8,7 +8,7 @@ extension PulseContext {
 
     private func command(_ operation: String, _ completion: @escaping Completion,
                          _ start: (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?) {
-        let box = SuccessBox(operation: operation, context: pointer, completion)
+        let box = SuccessBox(operation: operation, owner: self, completion)
         box.start(start(pointer, box.userdata))
     }
 
@@ -86,15 +86,8 @@ extension PulseContext {
 
     /// Loads a module (`pa_context_load_module`); the completion gets its index.
     public func loadModule(_ name: String, argument: String, _ completion: @escaping (Result<UInt32, PulseError>) -> Void) {
-        let box = IndexBox(operation: "load module \(name)", context: pointer, completion)
-        let operation = pa_context_load_module(pointer, name, argument, { context, index, userdata in
-            let box = Unmanaged<IndexBox>.fromOpaque(userdata!).takeRetainedValue()
-            box.completion(index == cpulse_invalid_index() ? .failure(PulseError.fromContext(context, box.operation)) : .success(index))
-        }, Unmanaged.passRetained(box).toOpaque())
-        if let operation { pa_operation_unref(operation) } else {
-            Unmanaged.passUnretained(box).release()
-            completion(.failure(PulseError.fromContext(pointer, box.operation)))
-        }
+        let box = IndexBox(operation: "load module \(name)", owner: self, completion)
+        box.start(pa_context_load_module(pointer, name, argument, IndexBox.callback, box.userdata))
     }
 
     /// Writes entries of the server's stream memory, replacing those with the same names

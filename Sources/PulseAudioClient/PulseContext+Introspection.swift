@@ -5,7 +5,7 @@ extension PulseContext {
     private func collect<Item>(_ operation: String, _ completion: @escaping (Result<[Item], PulseError>) -> Void)
         -> TypedCollector<Item>
     {
-        TypedCollector(operation: operation, context: pointer, completion)
+        TypedCollector(operation: operation, owner: self, completion)
     }
 
     /// Takes a by-index answer: one item, or nil when the object no longer exists.

@@ -34,6 +34,8 @@ public final class PulseContext: @unchecked Sendable {
     /// Called for every subscription event.
     public var onChange: ((PulseChange) -> Void)?
     private var callbacksInstalled = false
+    /// The requests libpulse has not answered yet, by their boxes (see `OwedAnswer`).
+    private var owed: [ObjectIdentifier: OwedAnswer] = [:]
 
     /// Creates a context (`pa_context_new_with_proplist`) with the client name and properties.
     ///
@@ -57,6 +59,9 @@ public final class PulseContext: @unchecked Sendable {
     deinit {
         pa_context_set_state_callback(pointer, nil, nil)
         pa_context_set_subscribe_callback(pointer, nil, nil)
+        // A stream of this context's keeps the C context alive: its requests are cancelled now, since
+        // their boxes go with this object (a no-op for a context that ended).
+        pa_context_disconnect(pointer)
         pa_context_unref(pointer)
     }
 
@@ -70,13 +75,15 @@ public final class PulseContext: @unchecked Sendable {
         try PulseError.check(pa_context_connect(pointer, server, PA_CONTEXT_NOAUTOSPAWN, nil), pointer, "connect")
     }
 
-    /// Disconnects (`pa_context_disconnect`) and stops calling back.
+    /// Disconnects (`pa_context_disconnect`) and stops calling back. Requests not yet answered are
+    /// dropped with their completions, which are never called; the same happens when the connection fails.
     public func disconnect() {
         onStateChange = nil
         onChange = nil
         pa_context_set_state_callback(pointer, nil, nil)
         pa_context_set_subscribe_callback(pointer, nil, nil)
         pa_context_disconnect(pointer)
+        owed.removeAll()
     }
 
     /// Disconnects, and keeps the context until the loop callback that is running has returned (a
@@ -85,6 +92,15 @@ public final class PulseContext: @unchecked Sendable {
         disconnect()
         loop.perform { _ = self }
     }
+
+    /// Keeps `box` until its answer comes, and gives the pointer libpulse carries for it.
+    func owe(_ box: OwedAnswer) -> UnsafeMutableRawPointer {
+        owed[ObjectIdentifier(box)] = box
+        return Unmanaged.passUnretained(box).toOpaque()
+    }
+
+    /// Lets go of `box`: its answer came.
+    func settle(_ box: OwedAnswer) { owed[ObjectIdentifier(box)] = nil }
 
     /// The last error of the context (`pa_context_errno`).
     public var lastError: PulseError { PulseError.fromContext(pointer, "context") }
@@ -95,7 +111,11 @@ public final class PulseContext: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_context_set_state_callback(pointer, { context, userdata in
             let this = Unmanaged<PulseContext>.fromOpaque(userdata!).takeUnretainedValue()
-            this.onStateChange?(State(pa_context_get_state(context)))
+            let state = State(pa_context_get_state(context))
+            this.onStateChange?(state)
+            // libpulse cancels the requests of a connection that ended right after this callback, and
+            // answers none of them: their completions are dropped, never called.
+            if state.isFinal { this.owed.removeAll() }
         }, me)
         pa_context_set_subscribe_callback(pointer, { _, type, index, userdata in
             let this = Unmanaged<PulseContext>.fromOpaque(userdata!).takeUnretainedValue()
@@ -140,7 +160,7 @@ public final class PulseContext: @unchecked Sendable {
             case .card: mask |= PA_SUBSCRIPTION_MASK_CARD.rawValue
             }
         }
-        let box = SuccessBox(operation: "subscribe", context: pointer, completion)
+        let box = SuccessBox(operation: "subscribe", owner: self, completion)
         box.start(pa_context_subscribe(pointer, pa_subscription_mask_t(mask), SuccessBox.callback, box.userdata))
     }
 }

@@ -220,37 +220,3 @@ struct ServerAdapterTests {
         #expect(!bridge.engine.devices.values.contains { $0.name.hasPrefix("usb_headset") })
     }
 }
-
-@Suite("The libpulse wrapper, on a real server", .serialized)
-struct PulseContextTests {
-    @Test("the subscription is a typed change stream", arguments: SoundServerKind.allCases)
-    func subscriptionAsStream(kind: SoundServerKind) async throws {
-        let server = try SoundServer(kind)
-        defer { server.stop() }
-        let loop = try PulseLoop()
-        loop.start()
-        defer { loop.stop() }
-        let streamBox = Recorder<AsyncStream<PulseChange>>()
-        let contextBox = Recorder<PulseContext>()
-        let subscribed = Recorder<Bool>()
-        loop.perform {
-            let context = try! PulseContext(loop: loop, name: "stream-test")
-            contextBox.append(context)
-            context.onStateChange = { state in
-                if state == .ready { context.subscribe { _ in subscribed.append(true) } }
-            }
-            streamBox.append(context.changes())
-            try! context.connect(server: server.address)
-        }
-        try waitUntil("the subscription") { !subscribed.items.isEmpty }
-        let module = try server.addSink(name: "extra", description: "Extra", properties: ["device.form_factor": "speaker"])
-        var seen: [PulseChange] = []
-        for await change in streamBox.items[0] {
-            seen.append(change)
-            if change.facility == .sink && change.kind == .new { break }
-        }
-        #expect(seen.contains { $0.facility == .sink && $0.kind == .new })
-        try server.unloadModule(module)
-        loop.perform { contextBox.items[0].disconnect() }
-    }
-}
