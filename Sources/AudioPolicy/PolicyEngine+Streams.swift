@@ -22,11 +22,11 @@ extension PolicyEngine {
         return nil
     }
 
-    /// The session a new stream joins: explicit, else the policy session of its app (made if needed),
-    /// else none.
-    mutating func attribute(_ info: StreamInfo) -> SessionID? {
+    /// The session a new stream joins: explicit, else the policy session of its app (made if needed,
+    /// under `chosen` when that is given), else none.
+    mutating func attribute(_ info: StreamInfo, chosen: PolicyChoice? = nil) -> SessionID? {
         if let id = explicitSession(for: info) { return id }
-        guard let choice = policySet.choice(for: info.app, role: info.role) else { return nil }
+        guard let choice = chosen ?? policySet.choice(for: info.app, role: info.role) else { return nil }
         let policy = choice.policy
         let key = "\(policy.name):\(info.app.key)"
         if let id = policySessionByApp[key], sessions[id] != nil { return id }
@@ -51,12 +51,14 @@ extension PolicyEngine {
         return "\(policy.name):process \(pid)"
     }
 
-    mutating func streamAppeared(_ info: StreamInfo) {
+    /// A new stream; `choice` stands for the policy files' choice (the first moves are decided for a
+    /// made-up stream under a given policy).
+    mutating func streamAppeared(_ info: StreamInfo, choice: PolicyChoice? = nil) {
         if streams[info.id] != nil {
             streamChanged(info)
             return
         }
-        let sessionID = attribute(info)
+        let sessionID = attribute(info, chosen: choice)
         streams[info.id] = TrackedStream(info: info, session: sessionID)
         if info.id.direction == .output && !info.corked { playingOutputCount += 1 }
         emit(.record(.streamAdded(info.id, app: info.app.name, role: info.role, session: sessionID)))

@@ -95,6 +95,8 @@ public struct PolicyEngine: Sendable {
     var timedSessions: Set<SessionID> = []
     var now = EngineTime.zero
     var emitted: [PolicyAction] = []
+    /// The first moves decided ahead (``prepareFirstMoves()``).
+    var firstMoveTable = FirstMoveTable()
 
     public init(settings: EngineSettings = EngineSettings(), policies: PolicySet = PolicySet()) {
         self.settings = settings
@@ -162,6 +164,7 @@ public struct PolicyEngine: Sendable {
         case .streamSounding(let id): streamSound(id, sounding: true)
         case .streamSilent(let id): streamSound(id, sounding: false)
         case .actionFailed(let action, let error): actionFailed(action, error)
+        case .firstMovesNotTaken(let moves): firstMovesNotTaken(moves)
         case .serverLost: serverLost()
         case .serverReset: serverReset()
         case .silentMode(let on):

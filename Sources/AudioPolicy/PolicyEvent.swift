@@ -83,6 +83,9 @@ public enum PolicyEvent: Hashable, Sendable {
     /// A command the engine asked for failed (the stream is gone, …).
     case actionFailed(PolicyAction, AudioSessionError)
     case serverLost
+    /// Moves the shell sent ahead of the step of a new stream (``PolicyEngine/firstMoves(for:)``) that
+    /// the step did not take: the engine puts each of them right.
+    case firstMovesNotTaken([PolicyAction])
     /// The server is back and everything was read again (after the appeared events).
     case serverReset
 

@@ -17,6 +17,7 @@ public final class BridgeCore: @unchecked Sendable {
     private var eventObservers: [(PolicyEvent) -> Void] = []
     private var actionObservers: [(PolicyAction) -> Void] = []
     private var settledObservers: [(PolicyEvent) -> Void] = []
+    private var leavingObservers: [() -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
     /// The peak monitors of the streams whose sound the engine watches.
     lazy var soundWatch = SoundWatch(loop: loop, adapter: adapter) { [unowned self] event in self.send(event) }
@@ -37,6 +38,9 @@ public final class BridgeCore: @unchecked Sendable {
     public func observeActions(_ observer: @escaping (PolicyAction) -> Void) { actionObservers.append(observer) }
     /// Runs after each event and all its actions (for property changes).
     public func observeSettled(_ observer: @escaping (PolicyEvent) -> Void) { settledObservers.append(observer) }
+    /// Runs once server commands have been handed to the connection and before they leave: after each
+    /// step, and after first moves sent ahead (for the journal, which must hold them first).
+    public func observeCommandsLeaving(_ observer: @escaping () -> Void) { leavingObservers.append(observer) }
 
     /// The sessions the engine wrote since the last call; on the loop thread.
     public func takeTouchedSessions() -> Set<SessionID> { engine.takeTouchedSessions() }
@@ -48,6 +52,8 @@ public final class BridgeCore: @unchecked Sendable {
     public func stop() {
         releaseHeldActions()
         releaseTimer.cancelForever()
+        aheadStepTimer.cancelForever()
+        firstMovesTimer.cancelForever()
         tickTimer.cancelForever()
         adapter.stop()
     }
@@ -71,6 +77,15 @@ public final class BridgeCore: @unchecked Sendable {
     /// Fires once libpulse has had its turn to send the commands: pa_mainloop runs deferred work (the
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
+    /// The first moves sent ahead of a new stream's step, until that step runs.
+    private var sentAhead: (stream: StreamID, moves: [PolicyAction])?
+    /// Runs a new stream's step once the first moves sent ahead of it have left (libpulse writes them
+    /// in deferred work, which pa_mainloop runs before due timers).
+    private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
+    /// Decides the first moves again once a burst of steps is over and its commands have left.
+    private lazy var firstMovesTimer = PulseTimer(loop: loop) { [unowned self] in
+        if !self.engine.firstMovesAreReady { self.engine.prepareFirstMoves() }
+    }
 
     /// Carries out the held actions: replies first (a caller waits on each), then the rest in order.
     private func releaseHeldActions() {
@@ -91,30 +106,78 @@ public final class BridgeCore: @unchecked Sendable {
     /// journal and the server commands go first, in the engine's order; the bus's share (replies,
     /// signals) is held until libpulse has sent those commands, on the loop's next turns: the ear hears
     /// the commands, libdbus would write at once, and a signal is cheap to send a moment later.
+    ///
+    /// A stream that starts with first moves the engine decided ahead (``PolicyEngine/firstMoves(for:)``)
+    /// has them sent at once, journal first; its full step runs on the loop's next turn, once they have
+    /// left. What the step does again is not sent twice, and what it does not take is put right.
     public func send(_ event: PolicyEvent) {
         queued.append(event)
+        handleQueued()
+    }
+
+    private func handleQueued() {
         guard !handling else { return }
         handling = true
         defer { handling = false }
         while !queued.isEmpty {
             let next = queued.removeFirst()
-            for observer in eventObservers { observer(next) }
-            if case .serverLost = next { soundWatch.forgetAll() }
-            let now = Self.now()
-            var commandsSent = false
-            for action in engine.handle(next, at: now) {
-                switch action {
-                case .scheduleTick(let at): tickTimer.arm(after: at.since(now))
-                case _ where action.isJournal || action.isServerCommand:
-                    commandsSent = commandsSent || action.isServerCommand
-                    carryOut(action)
-                    continue
-                default: break
-                }
-                heldActions.append(action)
+            if sendFirstMoves(of: next) {
+                queued.insert(next, at: 0)
+                aheadStepTimer.arm(after: .zero)
+                return
             }
-            if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
-            for observer in settledObservers { observer(next) }
+            step(next)
         }
+        firstMovesTimer.armIfIdle(after: Self.bookkeepingDelay)
+    }
+
+    /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
+    private func sendFirstMoves(of event: PolicyEvent) -> Bool {
+        guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
+            !moves.isEmpty
+        else { return false }
+        moves.forEach(carryOut)
+        for observer in leavingObservers { observer() }
+        sentAhead = (stream, moves)
+        return true
+    }
+
+    /// The stream an event may start.
+    private static func startingStream(_ event: PolicyEvent) -> StreamID? {
+        switch event {
+        case .streamAppeared(let info), .streamChanged(let info): info.id
+        default: nil
+        }
+    }
+
+    private func step(_ event: PolicyEvent) {
+        for observer in eventObservers { observer(event) }
+        if case .serverLost = event { soundWatch.forgetAll() }
+        var ahead: [PolicyAction] = []
+        if let sent = sentAhead, Self.startingStream(event) == sent.stream {
+            ahead = sent.moves
+            sentAhead = nil
+        }
+        let now = Self.now()
+        var commandsSent = false
+        for action in engine.handle(event, at: now) {
+            switch action {
+            case .scheduleTick(let at): tickTimer.arm(after: at.since(now))
+            case _ where action.isJournal || action.isServerCommand:
+                if let index = ahead.firstIndex(where: { PolicyEngine.isSameMove($0, action) }) {
+                    ahead.remove(at: index)  // sent ahead already
+                    continue
+                }
+                commandsSent = commandsSent || action.isServerCommand
+                carryOut(action)
+                continue
+            default: break
+            }
+            heldActions.append(action)
+        }
+        if !ahead.isEmpty { queued.append(.firstMovesNotTaken(ahead)) }
+        for observer in leavingObservers { observer() }
+        if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
+        for observer in settledObservers { observer(event) }
     }
 }

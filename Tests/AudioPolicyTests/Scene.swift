@@ -251,17 +251,26 @@ struct Scene {
     mutating func startStream(_ app: String, in session: SessionID? = nil, role: String? = nil,
                               direction: Direction = .output, volume: UInt32 = 0xC000, muted: Bool = false,
                               pid: Int32? = nil, corked: Bool = false, mediaName: String? = nil) -> StreamID {
+        let info = makeStream(app, in: session, role: role, direction: direction, volume: volume, muted: muted, pid: pid,
+                              corked: corked, mediaName: mediaName)
+        serverStreams[info.id] = info
+        send(.streamAppeared(info))
+        return info.id
+    }
+
+    /// A new stream as the server reports it, on the default device; neither the server nor the
+    /// engine has it yet.
+    mutating func makeStream(_ app: String, in session: SessionID? = nil, role: String? = nil,
+                             direction: Direction = .output, volume: UInt32 = 0xC000, muted: Bool = false,
+                             pid: Int32? = nil, corked: Bool = false, mediaName: String? = nil) -> StreamInfo {
         let id = StreamID(direction, nextIndex)
         nextIndex += 1
         let token = session.flatMap { engine.sessions[$0]?.token }
-        let info = StreamInfo(
+        return StreamInfo(
             id: id, app: AppIdentity(name: app), role: role, token: token, processChain: pid.map { [$0, 1] } ?? [],
             device: direction == .output ? device(named: defaultName(.output)) : device(named: defaultName(.input)),
             corked: corked, mute: muted, volume: ChannelVolumes(channels: 2, value: volume),
             restoreKey: "sink-input-by-application-name:\(app)", mediaName: mediaName)
-        serverStreams[id] = info
-        send(.streamAppeared(info))
-        return id
     }
 
     func device(named name: String?) -> DeviceID? { serverDevices.values.first { $0.name == name }?.id }

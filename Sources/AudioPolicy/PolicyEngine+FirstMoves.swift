@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioSessionModel
+
+/// A kind of stream whose first moves the engine decides ahead (DESIGN §3, "Decide ahead"): the first
+/// stream of an app under a policy that makes it a call or makes it duck others (a `phone`-role
+/// stream of an app no rule names is one, under its role's fallback), or that a call engine's name
+/// puts in a call at once, starting to play.
+public struct FirstMoveTrigger: Hashable, Sendable {
+    /// The policy the stream's app comes under.
+    public var policy: String
+    /// The call engine the stream's name carries, for a policy that knows call engines.
+    public var callEngine: String?
+    /// Whether it plays or records.
+    public var direction: Direction
+}
+
+/// The first moves decided ahead, and the engine step they were decided after.
+struct FirstMoveTable: Sendable {
+    var serial: UInt64 = .max
+    var moves: [FirstMoveTrigger: [PolicyAction]] = [:]
+}
+
+extension PolicyEngine {
+    /// Decides ahead: what the engine would do first, now, if a stream of each trigger kind started
+    /// (``FirstMoveTrigger``). The first moves are the journal entries and the mutes and volumes of the
+    /// streams it would touch, in the order of the full step. Call it between steps; the next
+    /// ``handle(_:at:)`` makes it stale.
+    public mutating func prepareFirstMoves() {
+        var table = FirstMoveTable(serial: eventSerial)
+        for policy in policySet.policies {
+            let engines: [String?] = [nil] + policy.calls.engines
+            for engine in engines where engine != nil || Self.setsOffMoves(policy) {
+                for direction in [Direction.output, .input] {
+                    let trigger = FirstMoveTrigger(policy: policy.name, callEngine: engine, direction: direction)
+                    table.moves[trigger] = simulatedFirstMoves(trigger, policy)
+                }
+            }
+        }
+        firstMoveTable = table
+    }
+
+    /// Whether the first moves were decided after the last step.
+    public var firstMovesAreReady: Bool { firstMoveTable.serial == eventSerial }
+
+    /// The first moves decided ahead for an event, if it starts a stream of a trigger kind and they
+    /// are of the state now (`[]`: it sets off nothing); nil when the engine's full step must decide
+    /// alone. The stream starts when it appears playing, or when the stream an app's new policy
+    /// session was made for (it appeared paused) starts to play; it must join no session that is
+    /// there already: a stream with a token, of an explicit session's process, or of an app whose
+    /// policy session exists is decided in full.
+    public func firstMoves(for event: PolicyEvent) -> [PolicyAction]? {
+        guard firstMovesAreReady, !firstMoveTable.moves.isEmpty else { return nil }
+        switch event {
+        case .streamAppeared(let info):
+            guard streams[info.id] == nil, !info.corked, explicitSession(for: info) == nil,
+                let policy = policySet.choice(for: info.app, role: info.role)?.policy
+            else { return nil }
+            if policySessionByApp["\(policy.name):\(info.app.key)"] != nil { return nil }
+            if let key = Self.processKey(policy, info.processChain.first), policySessionByApp[key] != nil { return nil }
+            return firstMoves(info, policy)
+        case .streamChanged(let info):
+            guard let old = streams[info.id], old.info.corked, !info.corked, old.info.app == info.app,
+                old.info.role == info.role, old.info.token == info.token, let id = old.session,
+                let session = sessions[id], session.kind == .policy, !session.isActive, session.call == nil,
+                session.streamIDs == [info.id], session.autoDeactivateAt == nil
+            else { return nil }
+            // The made-up stream of the table was another app's: what it did to this one does not count.
+            return firstMoves(info, session.policy)?.filter { !Self.touches($0, info.id) }
+        default: return nil
+        }
+    }
+
+    private func firstMoves(_ info: StreamInfo, _ policy: SessionPolicy) -> [PolicyAction]? {
+        let engine = policy.calls.engines.first { Self.carriesEngine(info, $0) }
+        return firstMoveTable.moves[FirstMoveTrigger(policy: policy.name, callEngine: engine, direction: info.id.direction)]
+    }
+
+    /// Whether two actions are the same first move: the same journal entry, or the same mute or volume
+    /// of the same stream, whatever their reasons.
+    public static func isSameMove(_ one: PolicyAction, _ other: PolicyAction) -> Bool {
+        switch (one, other) {
+        case (.setStreamMute(let a, let x, _), .setStreamMute(let b, let y, _)): a == b && x == y
+        case (.setStreamVolume(let a, let x, _), .setStreamVolume(let b, let y, _)): a == b && x == y
+        case (.journalWrite(let a), .journalWrite(let b)): a == b
+        case (.journalClear(let a), .journalClear(let b)): a == b
+        default: false
+        }
+    }
+
+    /// The moves of `actions` that count as first moves: journal entries, mutes and volumes of
+    /// streams other than `newStream`.
+    public static func firstMoves(in actions: [PolicyAction], besides newStream: StreamID) -> [PolicyAction] {
+        actions.filter { action in
+            switch action {
+            case .setStreamMute, .setStreamVolume, .journalClear, .journalWrite: !touches(action, newStream)
+            default: false
+            }
+        }
+    }
+
+    /// Whether a first move is of that stream.
+    static func touches(_ move: PolicyAction, _ stream: StreamID) -> Bool {
+        switch move {
+        case .setStreamMute(let id, _, _), .setStreamVolume(let id, _, _), .journalClear(let id): id == stream
+        case .journalWrite(let entry): entry.stream == stream
+        default: false
+        }
+    }
+
+    /// Whether a policy's session makes a call or ducks others when it starts, without a call engine.
+    static func setsOffMoves(_ policy: SessionPolicy) -> Bool {
+        policy.configuration.isCall || policy.configuration.options.contains(.duckOthers)
+    }
+
+    /// Whether the stream's app or name carries a call engine's name (as ``callReason(of:)`` reads it).
+    static func carriesEngine(_ info: StreamInfo, _ engine: String) -> Bool {
+        let name = engine.lowercased()
+        return info.app.name.lowercased().contains(name) || (info.mediaName?.lowercased().contains(name) ?? false)
+    }
+
+    /// The first moves of a made-up stream of the trigger's kind, on a copy of the engine.
+    private func simulatedFirstMoves(_ trigger: FirstMoveTrigger, _ policy: SessionPolicy) -> [PolicyAction] {
+        var copy = self
+        copy.emitted = []
+        let id = StreamID(trigger.direction, .max)
+        let device = defaultDeviceName[trigger.direction].flatMap { deviceByName[$0] }
+        let info = StreamInfo(id: id, app: AppIdentity(name: "first move of \(policy.name)"), device: device,
+                              mediaName: trigger.callEngine)
+        copy.streamAppeared(info, choice: PolicyChoice(policy: policy, source: .roleFallback, value: "", rule: ""))
+        return Self.firstMoves(in: copy.emitted, besides: id)
+    }
+
+    /// Puts right the moves the shell sent ahead that the full step did not take: the server gets the
+    /// levels the engine has for each stream, the journal its entry, and the engine expects the
+    /// server's reports of both.
+    mutating func firstMovesNotTaken(_ moves: [PolicyAction]) {
+        let why = "decided ahead, not taken by the full step"
+        for move in moves {
+            switch move {
+            case .setStreamMute(let id, let mute, _):
+                guard var stream = streams.removeValue(forKey: id) else { continue }
+                stream.expectedMutes.append(mute)
+                stream.bridgeSet.note(mute: mute, user: stream.user.mute)
+                if stream.applied.mute != mute { setMute(&stream, stream.applied.mute, why: why) }
+                streams[id] = stream
+            case .setStreamVolume(let id, let volume, _):
+                guard var stream = streams.removeValue(forKey: id) else { continue }
+                stream.expectedVolumes.append(volume)
+                stream.bridgeSet.note(volume: volume, user: stream.user.volume)
+                if stream.applied.volume != volume { setVolume(&stream, stream.applied.volume, why: why) }
+                streams[id] = stream
+            case .journalWrite(let entry):
+                let kept = streams[entry.stream]?.journaled
+                if kept != entry { emit(kept.map { .journalWrite($0) } ?? .journalClear(entry.stream)) }
+            case .journalClear(let id):
+                if let kept = streams[id]?.journaled { emit(.journalWrite(kept)) }
+            default: continue
+            }
+        }
+    }
+}

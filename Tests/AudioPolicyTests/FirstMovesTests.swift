@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import AudioPolicy
+import AudioSessionModel
+import PropertyBased
+import Synchronization
+import Testing
+
+/// Deciding ahead (DESIGN §3): after every step the engine knows what it would do first if a stream
+/// of a trigger kind appeared, and those first moves are the first commands of its full step.
+@Suite("First moves decided ahead")
+struct FirstMovesTests {
+    /// The shipped kinds, with a browser that watches for calls and a chat app that knows a call engine.
+    static var policies: [SessionPolicy] {
+        var chat = SessionPolicy(name: "chat", configuration: try! SessionConfiguration(category: .ambient),
+                                 activation: .firstStream, match: PolicyMatch(applicationNames: ["Chat"]))
+        chat.calls = CallDetection(whileRecording: true, engines: ["WEBRTC VoiceEngine"])
+        return [chat] + CallDetectionTests.policies
+    }
+
+    /// What the full step of `info`'s appearance (or of `event`) does first, on a copy of the scene's engine.
+    func fullStepMoves(_ scene: Scene, _ info: StreamInfo, _ event: PolicyEvent? = nil) -> [PolicyAction] {
+        var engine = scene.engine
+        return PolicyEngine.firstMoves(in: engine.handle(event ?? .streamAppeared(info), at: scene.now), besides: info.id)
+    }
+
+    func expectSameMoves(_ ahead: [PolicyAction], _ full: [PolicyAction], _ comment: Comment? = nil) {
+        #expect(ahead.count == full.count && zip(ahead, full).allSatisfy(PolicyEngine.isSameMove), "ahead \(ahead), full \(full)")
+    }
+
+    /// Music playing at a user's volume, with the first moves decided.
+    func musicPlaying() -> (Scene, song: StreamID) {
+        var scene = Scene(policies: Self.policies)
+        let song = scene.startStream("Music Player", role: "music", volume: 0xB000)
+        scene.settle()
+        scene.engine.prepareFirstMoves()
+        return (scene, song)
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var app: String
+        var role: String?
+        var mediaName: String?
+        var direction: Direction = .output
+        /// What the first moves do to the music: nil when they are not decided ahead.
+        var toMusic: String?
+        var testDescription: String { name }
+    }
+
+    @Test("which new streams have first moves, and what they do to music", arguments: [
+        Row(name: "a phone-role stream of an app no rule names", app: "softphone", role: "phone", toMusic: "journal, fade"),
+        Row(name: "a call app's stream", app: "Phone", toMusic: "journal, fade"),
+        Row(name: "a call app's microphone", app: "Phone", direction: .input, toMusic: "journal, fade"),
+        Row(name: "a stream that ducks others", app: "Navigation", toMusic: "journal, fade"),
+        Row(name: "a call engine's stream in a chat app", app: "Chat", mediaName: "WEBRTC VoiceEngine", toMusic: "journal, fade"),
+        Row(name: "a chat app's other stream is not decided ahead", app: "Chat", toMusic: nil),
+        Row(name: "a media player is not decided ahead", app: "Music Player", role: "music", toMusic: nil),
+        Row(name: "an app no policy takes is not decided ahead", app: "tool", toMusic: nil),
+    ])
+    func table(row: Row) {
+        var (scene, song) = musicPlaying()
+        let info = scene.makeStream(row.app, role: row.role, direction: row.direction, mediaName: row.mediaName)
+        let ahead = scene.engine.firstMoves(for: .streamAppeared(info))
+        #expect(ahead.map(describe) == row.toMusic.map { $0.isEmpty ? [] : $0.components(separatedBy: ", ") })
+        if let ahead {
+            #expect(ahead.allSatisfy { touches($0) == song })
+            expectSameMoves(ahead, fullStepMoves(scene, info))
+        }
+    }
+
+    func describe(_ moves: [PolicyAction]) -> [String] {
+        moves.map {
+            switch $0 {
+            case .journalWrite: "journal"
+            case .setStreamMute(_, let mute, _): mute ? "mute" : "unmute"
+            case .setStreamVolume: "fade"
+            default: "other"
+            }
+        }
+    }
+
+    func touches(_ move: PolicyAction) -> StreamID? {
+        switch move {
+        case .setStreamMute(let id, _, _), .setStreamVolume(let id, _, _), .journalClear(let id): id
+        case .journalWrite(let entry): entry.stream
+        default: nil
+        }
+    }
+
+    @Test("a stream that joins a session there is decided in full: its app's, its token's, or after any step")
+    func notAhead() {
+        var (scene, _) = musicPlaying()
+        let phone = scene.startStream("Phone")
+        scene.engine.prepareFirstMoves()
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("Phone"))) == nil, "the app has its session")
+        let explicit = scene.createSession("softphone")
+        scene.engine.prepareFirstMoves()
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", in: explicit, role: "phone"))) == nil, "a token")
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", role: "phone", corked: true))) == nil, "corked")
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", role: "phone"))) != nil)
+        scene.stopStream(phone)
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", role: "phone"))) == nil, "stale after a step")
+    }
+
+    @Test("a stream that appeared paused, as PipeWire 0.3 reports a new stream, has its first moves when it starts")
+    func appearedPaused() {
+        var (scene, song) = musicPlaying()
+        let phone = scene.startStream("softphone", role: "phone", corked: true)
+        scene.engine.prepareFirstMoves()
+        var playing = scene.serverStreams[phone]!
+        playing.corked = false
+        let ahead = scene.engine.firstMoves(for: .streamChanged(playing))
+        #expect(ahead.map(describe) == ["journal", "fade"])
+        #expect(ahead?.allSatisfy { touches($0) == song } == true)
+        expectSameMoves(ahead ?? [], fullStepMoves(scene, playing, .streamChanged(playing)))
+        var louder = playing
+        louder.volume = ChannelVolumes(channels: 2, value: 0x1000)
+        louder.corked = true
+        #expect(scene.engine.firstMoves(for: .streamChanged(louder)) == nil, "a change that starts nothing")
+    }
+
+    @Test("over generated states, the first moves equal the first commands of the full step")
+    func generatedStates() async {
+        let triggers: [(app: String, role: String?, direction: Direction, mediaName: String?)] = [
+            ("softphone", "phone", .output, nil), ("Phone", nil, .output, nil), ("Phone", nil, .input, nil),
+            ("Navigation", nil, .output, nil), ("Chat", nil, .output, "WEBRTC VoiceEngine"),
+            ("Chromium", nil, .output, "WEBRTC VoiceEngine"), ("Music Player", "music", .output, nil),
+        ]
+        let decided = Counter()
+        await propertyCheck(count: 200, input: Gen.int(in: 0...2000).array(of: 1...60)) { codes in
+            var scene = Scene(policies: Self.policies)
+            var headphones: DeviceID?
+            for code in codes { InvariantPropertyTests().step(&scene, code, headphones: &headphones) }
+            scene.engine.prepareFirstMoves()
+            for trigger in triggers {
+                let info = scene.makeStream(trigger.app, role: trigger.role, direction: trigger.direction,
+                                            mediaName: trigger.mediaName)
+                guard let ahead = scene.engine.firstMoves(for: .streamAppeared(info)) else { continue }
+                decided.add(ahead.isEmpty ? 0 : 1)
+                expectSameMoves(ahead, fullStepMoves(scene, info), "\(trigger.app) after \(codes)")
+            }
+            for var info in scene.serverStreams.values.sorted(by: { $0.id < $1.id }) where info.corked {
+                info.corked = false
+                guard let ahead = scene.engine.firstMoves(for: .streamChanged(info)) else { continue }
+                decided.add(ahead.isEmpty ? 0 : 1)
+                expectSameMoves(ahead, fullStepMoves(scene, info, .streamChanged(info)), "\(info.app.name) starts after \(codes)")
+            }
+        }
+        #expect(decided.count > 500, "most triggers are decided ahead")
+        #expect(decided.moving > 100, "and many of them move something")
+    }
+
+    @Test("a move sent ahead that the full step did not take is put right, and its report is not taken for the user's")
+    func notTakenIsPutRight() {
+        var (scene, song) = musicPlaying()
+        let user = scene.levels(song)
+        let entry = JournalEntry(stream: song, restoreKey: nil, original: user, applied: StreamLevels(volume: user.volume, mute: true))
+        // The server applied the mute sent ahead and reports it after the engine's correction is on its way.
+        var muted = scene.serverStreams[song]!
+        muted.mute = true
+        scene.holdReports = true
+        scene.send(.firstMovesNotTaken([.journalWrite(entry), .setStreamMute(song, true, why: "ahead")]))
+        #expect(scene.actions.contains { if case .setStreamMute(song, false, _) = $0 { true } else { false } })
+        #expect(scene.actions.contains { if case .journalClear(song) = $0 { true } else { false } })
+        scene.heldReports.insert(.streamChanged(muted), at: 0)
+        scene.holdReports = false
+        scene.deliverReports()
+        scene.settle()
+        #expect(scene.levels(song) == user)
+        #expect(scene.engine.userLevels(of: song) == user, "the mute sent ahead is the bridge's, not the user's")
+        #expect(scene.engine.streamsWithEffects.isEmpty)
+    }
+}
+
+/// Counts across property runs.
+final class Counter: Sendable {
+    private let counts = Mutex((all: 0, moving: 0))
+    var count: Int { counts.withLock { $0.all } }
+    var moving: Int { counts.withLock { $0.moving } }
+    func add(_ moved: Int) { counts.withLock { $0 = ($0.all + 1, $0.moving + moved) } }
+}
