@@ -45,9 +45,10 @@ extension PolicyEngine {
     /// The first moves decided ahead for an event, if it starts a stream of a trigger kind and they
     /// are of the state now (`[]`: it sets off nothing); nil when the engine's full step must decide
     /// alone. The stream starts when it appears playing, or when the stream an app's new policy
-    /// session was made for (it appeared paused) starts to play; it must join no session that is
-    /// there already: a stream with a token, of an explicit session's process, or of an app whose
-    /// policy session exists is decided in full.
+    /// session was made for (it appeared paused) starts to play, the session as it was made (never
+    /// active, interrupted or in a call since); it must join no session that is there already: a
+    /// stream with a token, of an explicit session's process, or of an app whose policy session
+    /// exists is decided in full.
     public func firstMoves(for event: PolicyEvent) -> [PolicyAction]? {
         guard firstMovesAreReady, !firstMoveTable.moves.isEmpty else { return nil }
         switch event {
@@ -62,7 +63,8 @@ extension PolicyEngine {
             guard let old = streams[info.id], old.info.corked, !info.corked, old.info.app == info.app,
                 old.info.role == info.role, old.info.token == info.token, let id = old.session,
                 let session = sessions[id], session.kind == .policy, !session.isActive, session.call == nil,
-                session.streamIDs == [info.id], session.autoDeactivateAt == nil
+                session.streamIDs == [info.id], session.autoDeactivateAt == nil, session.interrupters.isEmpty,
+                !session.quietAfterCall
             else { return nil }
             // The made-up stream of the table was another app's: what it did to this one does not count.
             return firstMoves(info, session.policy)?.filter { !Self.touches($0, info.id) }

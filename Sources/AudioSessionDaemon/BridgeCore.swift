@@ -82,7 +82,9 @@ public final class BridgeCore: @unchecked Sendable {
     /// Runs a new stream's step once the first moves sent ahead of it have left (libpulse writes them
     /// in deferred work, which pa_mainloop runs before due timers).
     private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
-    /// Decides the first moves again once a burst of steps is over and its commands have left.
+    /// Decides the first moves again once a burst of steps is over and its commands have left (timers
+    /// due run before the loop reads the sockets again: a stream that appeared paused and starts a
+    /// round trip later finds them decided).
     private lazy var firstMovesTimer = PulseTimer(loop: loop) { [unowned self] in
         if !self.engine.firstMovesAreReady { self.engine.prepareFirstMoves() }
     }
@@ -127,8 +129,11 @@ public final class BridgeCore: @unchecked Sendable {
                 return
             }
             step(next)
+            // A stream that appears paused (every new stream on PipeWire 0.3) may start a round trip
+            // later, in the same read as this one: its first moves are decided now.
+            if case .streamAppeared(let info) = next, info.corked { engine.prepareFirstMoves() }
         }
-        firstMovesTimer.armIfIdle(after: Self.bookkeepingDelay)
+        firstMovesTimer.armIfIdle(after: .zero)
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.

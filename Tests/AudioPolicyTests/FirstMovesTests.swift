@@ -127,7 +127,7 @@ struct FirstMovesTests {
             ("Chromium", nil, .output, "WEBRTC VoiceEngine"), ("Music Player", "music", .output, nil),
         ]
         let decided = Counter()
-        await propertyCheck(count: 200, input: Gen.int(in: 0...2000).array(of: 1...60)) { codes in
+        await propertyCheck(count: 300, input: Gen.int(in: 0...2000).array(of: 1...60)) { codes in
             var scene = Scene(policies: Self.policies)
             var headphones: DeviceID?
             for code in codes { InvariantPropertyTests().step(&scene, code, headphones: &headphones) }
