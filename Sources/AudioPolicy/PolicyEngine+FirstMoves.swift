@@ -8,8 +8,9 @@ import AudioSessionModel
 public struct FirstMoveTrigger: Hashable, Sendable {
     /// The policy the stream's app comes under.
     public var policy: String
-    /// The call engine the stream's name carries, for a policy that knows call engines.
-    public var callEngine: String?
+    /// Whether the stream's name carries a call engine's, for a policy that knows call engines (which
+    /// one makes no difference to what it sets off).
+    public var byCallEngine: Bool
     /// Whether it plays or records.
     public var direction: Direction
 }
@@ -28,12 +29,16 @@ extension PolicyEngine {
     public mutating func prepareFirstMoves() {
         var table = FirstMoveTable(serial: eventSerial)
         for policy in policySet.policies {
-            let engines: [String?] = [nil] + policy.calls.engines
-            for engine in engines where engine != nil || Self.setsOffMoves(policy) {
-                for direction in [Direction.output, .input] {
-                    let trigger = FirstMoveTrigger(policy: policy.name, callEngine: engine, direction: direction)
+            // A call may start with its microphone; a ducker, or a call engine's stream, plays.
+            if Self.setsOffMoves(policy) {
+                for direction in policy.configuration.isCall ? [Direction.output, .input] : [.output] {
+                    let trigger = FirstMoveTrigger(policy: policy.name, byCallEngine: false, direction: direction)
                     table.moves[trigger] = simulatedFirstMoves(trigger, policy)
                 }
+            }
+            if !policy.calls.engines.isEmpty {
+                let trigger = FirstMoveTrigger(policy: policy.name, byCallEngine: true, direction: .output)
+                table.moves[trigger] = simulatedFirstMoves(trigger, policy)
             }
         }
         firstMoveTable = table
@@ -73,8 +78,17 @@ extension PolicyEngine {
     }
 
     private func firstMoves(_ info: StreamInfo, _ policy: SessionPolicy) -> [PolicyAction]? {
-        let engine = policy.calls.engines.first { Self.carriesEngine(info, $0) }
-        return firstMoveTable.moves[FirstMoveTrigger(policy: policy.name, callEngine: engine, direction: info.id.direction)]
+        let byCallEngine = policy.calls.engines.contains { Self.carriesEngine(info, $0) }
+        return firstMoveTable.moves[FirstMoveTrigger(policy: policy.name, byCallEngine: byCallEngine, direction: info.id.direction)]
+    }
+
+    /// Whether a stream that appeared paused may start with first moves: its app's policy session was
+    /// made for it and its policy is a trigger's. Worth deciding the first moves at once for.
+    public func mayStartWithFirstMoves(_ id: StreamID) -> Bool {
+        guard let stream = streams[id], stream.info.corked, let sessionID = stream.session,
+            let session = sessions[sessionID], session.kind == .policy, session.streamIDs == [id]
+        else { return false }
+        return Self.setsOffMoves(session.policy) || !session.policy.calls.engines.isEmpty
     }
 
     /// Whether two actions are the same first move: the same journal entry, or the same mute or volume
@@ -127,7 +141,7 @@ extension PolicyEngine {
         let id = StreamID(trigger.direction, .max)
         let device = defaultDeviceName[trigger.direction].flatMap { deviceByName[$0] }
         let info = StreamInfo(id: id, app: AppIdentity(name: "first move of \(policy.name)"), device: device,
-                              mediaName: trigger.callEngine)
+                              mediaName: trigger.byCallEngine ? policy.calls.engines.first : nil)
         copy.streamAppeared(info, choice: PolicyChoice(policy: policy, source: .roleFallback, value: "", rule: ""))
         return Self.firstMoves(in: copy.emitted, besides: id)
     }

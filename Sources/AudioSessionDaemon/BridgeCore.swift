@@ -63,6 +63,12 @@ public final class BridgeCore: @unchecked Sendable {
     /// writable, a poll turn later, and a timer already due would run before that turn.
     public static let bookkeepingDelay: Duration = .milliseconds(1)
 
+    /// How long the bridge waits after its last event before it decides the first moves again: deciding
+    /// costs some ten engine steps (a made-up stream of each trigger kind on a copy of the engine), which
+    /// a burst of events (a fade's steps and their reports, a user dragging a slider) would pay on every
+    /// event, while a call comes to a bridge that has been quiet.
+    public static let quietBeforeDecidingAhead: Duration = .milliseconds(20)
+
     /// The time on the monotonic clock, as the engine counts it.
     public static func now() -> EngineTime {
         var spec = timespec()
@@ -82,9 +88,7 @@ public final class BridgeCore: @unchecked Sendable {
     /// Runs a new stream's step once the first moves sent ahead of it have left (libpulse writes them
     /// in deferred work, which pa_mainloop runs before due timers).
     private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
-    /// Decides the first moves again once a burst of steps is over and its commands have left (timers
-    /// due run before the loop reads the sockets again: a stream that appeared paused and starts a
-    /// round trip later finds them decided).
+    /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``.
     private lazy var firstMovesTimer = PulseTimer(loop: loop) { [unowned self] in
         if !self.engine.firstMovesAreReady { self.engine.prepareFirstMoves() }
     }
@@ -131,9 +135,9 @@ public final class BridgeCore: @unchecked Sendable {
             step(next)
             // A stream that appears paused (every new stream on PipeWire 0.3) may start a round trip
             // later, in the same read as this one: its first moves are decided now.
-            if case .streamAppeared(let info) = next, info.corked { engine.prepareFirstMoves() }
+            if case .streamAppeared(let info) = next, engine.mayStartWithFirstMoves(info.id) { engine.prepareFirstMoves() }
         }
-        firstMovesTimer.armIfIdle(after: .zero)
+        firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead)
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
