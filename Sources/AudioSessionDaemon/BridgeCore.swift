@@ -17,7 +17,6 @@ public final class BridgeCore: @unchecked Sendable {
     private var eventObservers: [(PolicyEvent) -> Void] = []
     private var actionObservers: [(PolicyAction) -> Void] = []
     private var settledObservers: [(PolicyEvent) -> Void] = []
-    private var leavingObservers: [() -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
     /// The peak monitors of the streams whose sound the engine watches.
     lazy var soundWatch = SoundWatch(loop: loop, adapter: adapter) { [unowned self] event in self.send(event) }
@@ -38,9 +37,6 @@ public final class BridgeCore: @unchecked Sendable {
     public func observeActions(_ observer: @escaping (PolicyAction) -> Void) { actionObservers.append(observer) }
     /// Runs after each event and all its actions (for property changes).
     public func observeSettled(_ observer: @escaping (PolicyEvent) -> Void) { settledObservers.append(observer) }
-    /// Runs once server commands have been handed to the connection and before they leave: after each
-    /// step, and after first moves sent ahead (for the journal, which must hold them first).
-    public func observeCommandsLeaving(_ observer: @escaping () -> Void) { leavingObservers.append(observer) }
 
     /// The sessions the engine wrote since the last call; on the loop thread.
     public func takeTouchedSessions() -> Set<SessionID> { engine.takeTouchedSessions() }
@@ -146,7 +142,6 @@ public final class BridgeCore: @unchecked Sendable {
             !moves.isEmpty
         else { return false }
         moves.forEach(carryOut)
-        for observer in leavingObservers { observer() }
         sentAhead = (stream, moves)
         return true
     }
@@ -185,7 +180,6 @@ public final class BridgeCore: @unchecked Sendable {
             heldActions.append(action)
         }
         if !ahead.isEmpty { queued.append(.firstMovesNotTaken(ahead)) }
-        for observer in leavingObservers { observer() }
         if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
         for observer in settledObservers { observer(event) }
     }

@@ -83,7 +83,6 @@ public final class Daemon: @unchecked Sendable {
             default: break
             }
         }
-        core.observeCommandsLeaving { [unowned self] in journal.flush() }
         // A stopping bridge whose server went away has nothing more to wait for.
         core.observeEvents { [unowned self] event in
             if stopping, case .serverLost = event { finish() }

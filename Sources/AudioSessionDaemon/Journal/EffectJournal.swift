@@ -6,13 +6,31 @@ import Glibc
 /// The journal of effects in force, in `$XDG_STATE_HOME/audiosession/journal.json`: each entry is
 /// written before its effect is applied and removed once the effect is undone, so that a bridge that
 /// was killed can undo what it left behind on its next start.
+///
+/// The file is mapped into memory and made of fixed slots (``JournalSlot``), one JSON value per line:
+/// writing an entry is a copy into the page cache, with no system call and no allocation, and the
+/// kernel has it before the command it covers leaves. A new entry of a stream goes to a free slot
+/// before its old one is cleared, and carries a sequence number: a bridge killed in the middle of
+/// either leaves the old entry or the new one readable, never neither.
 public final class EffectJournal {
     public let path: String
-    public private(set) var entries: [StreamID: JournalEntry] = [:]
 
-    /// The open file, rewritten in place; and how long its content is.
     private let descriptor: Int32
-    private var fileLength: Int
+    private var mapping: UnsafeMutableRawPointer
+    private var slotCount: Int
+    /// The slot of each stream's entry, and the slots free to take.
+    private var slotOf: [StreamID: Int] = [:]
+    private var freeSlots: [Int] = []
+    /// The slots holding the leftovers of an earlier run, until they are forgotten.
+    private var leftoverSlots: [Int] = []
+    private var sequence: UInt64 = 0
+
+    /// What an earlier run left in force (it was killed before undoing it).
+    public private(set) var leftovers: [JournalEntry]
+
+    /// The `[` line before the slots.
+    private static let headerLength = 2
+    private static let firstSlotCount = 64
 
     /// The journal in `directory` (created if needed); entries left by an earlier run are in ``leftovers``.
     public init(directory: String) throws {
@@ -21,106 +39,135 @@ public final class EffectJournal {
         leftovers = Self.read(path)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw DaemonError("cannot write the journal \(path): \(String(cString: strerror(errno)))") }
-        fileLength = Int(lseek(descriptor, 0, SEEK_END))
+        slotCount = max(Self.firstSlotCount, 2 * leftovers.count)
+        guard let mapped = Self.map(descriptor, slots: slotCount) else {
+            close(descriptor)
+            throw DaemonError("cannot map the journal \(path): \(String(cString: strerror(errno)))")
+        }
+        mapping = mapped
+        mapping.storeBytes(of: UInt8(ascii: "["), toByteOffset: 0, as: UInt8.self)
+        mapping.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: 1, as: UInt8.self)
+        for slot in 0..<slotCount { JournalSlot.initialize(address(of: slot), last: slot == slotCount - 1) }
+        for (slot, entry) in leftovers.enumerated() {
+            sequence += 1
+            _ = JournalSlot.write(entry, sequence: sequence, to: address(of: slot))
+            leftoverSlots.append(slot)
+        }
+        freeSlots = Array((leftovers.count..<slotCount).reversed())
+        freeSlots.reserveCapacity(4 * slotCount)
+        slotOf.reserveCapacity(2 * slotCount)
     }
 
-    deinit { close(descriptor) }
-
-    /// What an earlier run left in force (it was killed before undoing it).
-    public private(set) var leftovers: [JournalEntry]
+    deinit {
+        munmap(mapping, Self.fileLength(slots: slotCount))
+        close(descriptor)
+    }
 
     /// The default directory: `$XDG_STATE_HOME/audiosession`, else `~/.local/state/audiosession`.
     public static var defaultDirectory: String {
         UserDirectories.stateHome + "/audiosession"
     }
 
-    /// Whether entries changed since the file was last written.
-    private var unwritten = false
-
-    /// Takes a journal action from the engine; ``flush()`` writes the file.
+    /// Takes a journal action from the engine and writes it at once.
     public func apply(_ action: PolicyAction) {
         switch action {
-        case .journalWrite(let entry): entries[entry.stream] = entry
+        case .journalWrite(let entry):
+            if freeSlots.isEmpty { grow() }
+            guard let slot = freeSlots.popLast() else { return }
+            sequence += 1
+            guard JournalSlot.write(entry, sequence: sequence, to: address(of: slot)) else { return freeSlots.append(slot) }
+            if let old = slotOf.updateValue(slot, forKey: entry.stream) { free(old) }
         case .journalClear(let stream):
-            guard entries.removeValue(forKey: stream) != nil else { return }
+            if let old = slotOf.removeValue(forKey: stream) { free(old) }
         default: return
         }
-        unwritten = true
-    }
-
-    /// Writes the file if entries changed: once per engine step, after its actions were handed to the
-    /// server connection and before the loop sends them (libpulse sends on the loop's next turn), so
-    /// that the file always holds every effect that can have reached the server.
-    public func flush() {
-        guard unwritten else { return }
-        unwritten = false
-        write()
     }
 
     /// Forgets the leftovers once they have been undone.
     public func forgetLeftovers() {
         leftovers = []
-        write()
+        leftoverSlots.forEach(free)
+        leftoverSlots = []
     }
 
-    /// Rewrites the file in place: one `pwrite` of the new content, padded with spaces over what is
-    /// left of the old one, then a truncation. A bridge killed between the two leaves valid JSON either
-    /// way, and no new file is created and renamed on every change (that cost more than the rest of a step).
-    private func write() {
-        let all = leftovers + entries.values.sorted { $0.stream < $1.stream }
-        var text = ""
-        JSONValue.array(all.map { StoredEntry($0).json }).append(to: &text)
-        text += "\n"
-        let length = text.utf8.count
-        if fileLength > length { text += String(repeating: " ", count: fileLength - length) }
-        let total = text.utf8.count
-        let written = text.withUTF8 { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        guard written == total else { return }
-        if fileLength > length { _ = ftruncate(descriptor, off_t(length)) }
-        fileLength = length
+    private func free(_ slot: Int) {
+        JournalSlot.clear(address(of: slot))
+        freeSlots.append(slot)
     }
 
+    private func address(of slot: Int) -> UnsafeMutableRawPointer {
+        mapping + Self.headerLength + slot * JournalSlot.width
+    }
+
+    /// Twice the slots, when every one is taken: the file grows and is mapped again (the one time a
+    /// write costs system calls). The new slots are ready before the old last one stops ending the array.
+    private func grow() {
+        let count = 2 * slotCount
+        guard ftruncate(descriptor, off_t(Self.fileLength(slots: count))) == 0,
+            let grown = Self.map(descriptor, slots: count)
+        else { return }
+        munmap(mapping, Self.fileLength(slots: slotCount))
+        mapping = grown
+        for slot in slotCount..<count { JournalSlot.initialize(address(of: slot), last: slot == count - 1) }
+        JournalSlot.setSeparator(address(of: slotCount - 1), last: false)
+        freeSlots.append(contentsOf: (slotCount..<count).reversed())
+        slotCount = count
+    }
+
+    private static func fileLength(slots: Int) -> Int { headerLength + slots * JournalSlot.width }
+
+    /// Sizes the file for `slots` and maps it.
+    private static func map(_ descriptor: Int32, slots: Int) -> UnsafeMutableRawPointer? {
+        let length = fileLength(slots: slots)
+        guard ftruncate(descriptor, off_t(length)) == 0,
+            let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+            address != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return nil }
+        return address
+    }
+
+    /// The entries a file holds: the newest of each stream. Each line is read on its own (a slot torn
+    /// by a killed bridge costs only itself); a file of an earlier version, one JSON array on one
+    /// line, reads the same way.
     static func read(_ path: String) -> [JournalEntry] {
-        guard let data = FileManager.default.contents(atPath: path),
-            let list = try? JSONDecoder().decode([Lenient<StoredEntry>].self, from: data)
-        else { return [] }
-        return list.compactMap { $0.value?.entry }
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var newest: [StreamID: (sequence: UInt64, entry: JournalEntry)] = [:]
+        var order: [StreamID] = []
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            for stored in storedEntries(in: Data(line)) {
+                guard let entry = stored.entry else { continue }
+                let sequence = stored.seq ?? 0
+                if newest[entry.stream] == nil { order.append(entry.stream) }
+                if (newest[entry.stream]?.sequence ?? 0) <= sequence { newest[entry.stream] = (sequence, entry) }
+            }
+        }
+        return order.compactMap { newest[$0]?.entry }
     }
 
-    /// An entry as the file holds it: decoded with `JSONDecoder`, written through ``json`` (the event
-    /// log's writer, which costs a fraction of `JSONEncoder` in a step that a mute waits for).
+    /// The entries of one line: a slot's value (with its separator), or a whole array.
+    private static func storedEntries(in line: Data) -> [StoredEntry] {
+        if let list = try? JSONDecoder().decode([Lenient<StoredEntry>].self, from: line) { return list.compactMap(\.value) }
+        var bytes = line[...]
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: ",") || last == UInt8(ascii: "]") {
+            bytes = bytes.dropLast()
+        }
+        return (try? JSONDecoder().decode(StoredEntry.self, from: Data(bytes))).map { [$0] } ?? []
+    }
+
+    /// An entry as the file holds it (written by ``JournalSlot``).
     private struct StoredEntry: Decodable {
         struct Levels: Decodable {
             var volume: [UInt32]
             var mute: Bool?
-            init(_ levels: StreamLevels) {
-                volume = levels.volume.values
-                mute = levels.mute
-            }
-            var json: JSONValue {
-                .object([("volume", .array(volume.map { .int($0) })), ("mute", mute.map(JSONValue.bool) ?? .null)])
-            }
             var levels: StreamLevels { StreamLevels(volume: ChannelVolumes(volume), mute: mute ?? false) }
         }
+        /// Which of two entries of a stream is the newer (absent in files of an earlier version).
+        var seq: UInt64?
         var direction: String
         var index: UInt32
         var restoreKey: String?
         var original: Levels
         var applied: Levels
-
-        init(_ entry: JournalEntry) {
-            direction = entry.stream.direction.rawValue
-            index = entry.stream.index
-            restoreKey = entry.restoreKey
-            original = Levels(entry.original)
-            applied = Levels(entry.applied)
-        }
-
-        var json: JSONValue {
-            var fields: [(String, JSONValue)] = [("direction", .string(direction)), ("index", .int(index))]
-            if let restoreKey { fields.append(("restoreKey", .string(restoreKey))) }
-            return .object(fields + [("original", original.json), ("applied", applied.json)])
-        }
 
         var entry: JournalEntry? {
             guard let direction = Direction(rawValue: direction) else { return nil }
