@@ -35,7 +35,10 @@ struct BenchCommand: ParsableCommand {
                 lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
             }
             if wanted(.pipewire) { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
-            if wanted(.engine) { lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500) }
+            if wanted(.engine) {
+                lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500)
+                lines += try Benchmarks.journalWrite(rounds: quick ? 200 : 2000)
+            }
             if wanted(.sessions) { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
             if wanted(.calls) { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }
             if wanted(.sound) { lines += try Benchmarks.soundWatch(streams: 10, seconds: quick ? 2 : 10) }
