@@ -10,8 +10,12 @@ enum Silencer: CustomStringConvertible {
     case bridge(fades: Bool)
     /// PulseAudio's in-server module-role-cork, and no bridge.
     case roleCork
-    /// No bridge: the probe, a client like any other, mutes the music itself when it sees the call.
+    /// No bridge: the probe, a client like any other, mutes the music itself when it sees the call. It
+    /// is the app that starts the call, so it is awake when the call's stream comes.
     case clientMutes
+    /// No bridge: a process of its own, asleep until the server tells it of the call, mutes the music
+    /// when it sees the call, as any silencer outside the server and outside the app (the floor).
+    case muterProcess
     /// No bridge: WirePlumber 0.5's role-based policy with its example role sinks (PipeWire 1.4). A
     /// Communication stream corks the Multimedia role, which WirePlumber does by unlinking the music
     /// from its role sink: a client sees the music's sink-input lose its sink.
@@ -22,6 +26,7 @@ enum Silencer: CustomStringConvertible {
         case .bridge(let fades): fades ? "the bridge, shipped policies" : "the bridge, fades off"
         case .roleCork: "module-role-cork"
         case .clientMutes: "a client muting the streams itself"
+        case .muterProcess: "a process of its own muting the streams"
         case .wirePlumberRoles: "WirePlumber 0.5's role-based policy"
         }
     }
@@ -69,6 +74,8 @@ final class CallRig {
 
     let server: SoundServer
     let daemon: BridgeDaemon?
+    /// The process of ``Silencer/muterProcess``.
+    let muter: TestProcess?
     let probe: StreamProbe
     let count: Int
     /// Whether a music stream is silenced: muted, or (under WirePlumber's role policy) unlinked.
@@ -102,8 +109,17 @@ final class CallRig {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
             daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
-        case .roleCork, .clientMutes, .wirePlumberRoles:
+        case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess:
             daemon = nil
+        }
+        if case .muterProcess = silencer {
+            let muter = try TestProcess(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
+                                        ["--mute-music-during-calls-on", server.address],
+                                        environment: ProcessInfo.processInfo.environment, logDirectory: server.root, name: "muter")
+            self.muter = muter
+            try waitUntil("the muting process to connect") { muter.output.contains(StreamProbe.muterReady) }
+        } else {
+            muter = nil
         }
         probe = try StreamProbe(address: server.address, readsWholeList: true)
         if case .clientMutes = silencer { probe.mutesMusicDuringCalls = true }
@@ -123,6 +139,7 @@ final class CallRig {
     func stop() {
         probe.close()
         _ = daemon?.terminate()
+        _ = muter?.stop()
         server.stop()
     }
 

@@ -8,59 +8,64 @@ extension Benchmarks {
 
     /// From a phone-role stream's connection until the music is audibly silenced (a fade's first step
     /// or the mute) and until it is muted, for each count of music streams: the bridge with the shipped
-    /// policies and with fades off, against a client that mutes the streams itself (what any silencer
-    /// outside the server pays: the floor of DESIGN §3), side by side with PulseAudio's module-role-cork
-    /// as the reference only code inside the server reaches (all servers run at once and their rounds
-    /// alternate, so whatever else the machine does weighs on each alike).
+    /// policies and with fades off, against a process of its own that mutes the streams when it sees
+    /// the call (what any silencer outside the server and the app pays: the floor of DESIGN §3), side
+    /// by side with two references: the app that starts the call muting the music itself (it is awake
+    /// when the call's stream comes), and PulseAudio's module-role-cork, which only code inside the
+    /// server reaches (all servers run at once and their rounds alternate, so whatever else the machine
+    /// does weighs on each alike).
     static func interruptions(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.flatMap { count -> [ReportLine] in
-            let silencers: [Silencer] = [.roleCork, .bridge(fades: true), .bridge(fades: false), .clientMutes]
+            let silencers: [Silencer] = [.roleCork, .bridge(fades: true), .bridge(fades: false), .muterProcess, .clientMutes]
             let results = try alternate(silencers, on: .pulseaudio, musicStreams: count, rounds: rounds)
-            let (cork, shipped, noFade, client) = (results[0], results[1], results[2], results[3])
+            let (cork, shipped, noFade, muter, caller) = (results[0], results[1], results[2], results[3], results[4])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
-            // The floor for anything outside the server (DESIGN §3): a client muting the streams itself.
-            let floor = client.muted.median
+            // The floor for anything outside the server (DESIGN §3): a process muting the streams itself.
+            let floor = muter.muted.median
             return [
                 ReportLine(name: "phone → \(streams) audibly silenced (first step), shipped policies, p50",
                            figure: shipped.firstChange.median.formatted + " (p95 \(shipped.firstChange.percentile(0.95).formatted))",
-                           baseline: floor.formatted + " a client muting", ratio: shipped.firstChange.median / floor,
+                           baseline: floor.formatted + " a process muting", ratio: shipped.firstChange.median / floor,
                            budget: "≤ 1.1×"),
                 ReportLine(name: "phone → \(streams) fully muted, shipped policies (30 ms fade), p50",
                            figure: shipped.muted.median.formatted,
-                           baseline: (floor + interruptionFade).formatted + " a client muting + fade",
+                           baseline: (floor + interruptionFade).formatted + " a process muting + fade",
                            ratio: shipped.muted.median / (floor + interruptionFade), budget: "≤ 1.1×"),
                 ReportLine(name: "phone → \(streams) muted, fades off, p50",
                            figure: noFade.muted.median.formatted + " (p95 \(noFade.muted.percentile(0.95).formatted))",
-                           baseline: floor.formatted + " a client muting", ratio: noFade.muted.median / floor,
+                           baseline: floor.formatted + " a process muting", ratio: noFade.muted.median / floor,
                            budget: "≤ 1.1×"),
+                ReportLine(name: "phone → \(streams) muted by the app that starts the call, p50",
+                           figure: caller.muted.median.formatted, baseline: floor.formatted + " a process muting",
+                           ratio: caller.muted.median / floor, budget: "(reference)"),
                 ReportLine(name: "phone → \(streams) corked by module-role-cork (inside the server), p50",
-                           figure: cork.muted.median.formatted, baseline: floor.formatted + " a client muting",
+                           figure: cork.muted.median.formatted, baseline: floor.formatted + " a process muting",
                            ratio: cork.muted.median / floor, budget: "(reference)"),
             ]
         }
     }
 
-    /// The same on PipeWire 1.4 (pipewire-pulse has no module-role-cork): the bridge against a client
-    /// that mutes the music streams itself when it sees the call, and against WirePlumber 0.5's own
+    /// The same on PipeWire 1.4 (pipewire-pulse has no module-role-cork): the bridge against a process
+    /// of its own that mutes the music streams when it sees the call, and against WirePlumber 0.5's own
     /// role-based policy (its example role sinks; the bridge's rigs run without them). pipewire-pulse
     /// takes at most 64 streams per client, and the probe plays the music from one connection, so
     /// counts stay below that.
     static func interruptionsOnPipeWire(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.flatMap { count -> [ReportLine] in
-            let silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .clientMutes, .wirePlumberRoles]
+            let silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .muterProcess, .wirePlumberRoles]
             let results = try alternate(silencers, on: .pipewire14, musicStreams: count, rounds: rounds)
-            let (shipped, noFade, client, wirePlumber) = (results[0], results[1], results[2], results[3])
+            let (shipped, noFade, muter, wirePlumber) = (results[0], results[1], results[2], results[3])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
-            let baseline = client.muted.median
+            let baseline = muter.muted.median
             return [
                 ReportLine(name: "PipeWire 1.4: phone → \(streams) audibly silenced, shipped policies, p50",
-                           figure: shipped.firstChange.median.formatted, baseline: baseline.formatted + " a client muting",
+                           figure: shipped.firstChange.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: shipped.firstChange.median / baseline, budget: "≤ 1.1×"),
                 ReportLine(name: "PipeWire 1.4: phone → \(streams) muted, fades off, p50",
-                           figure: noFade.muted.median.formatted, baseline: baseline.formatted + " a client muting",
+                           figure: noFade.muted.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: noFade.muted.median / baseline, budget: "≤ 1.1×"),
                 ReportLine(name: "PipeWire 1.4: Communication → \(streams) unlinked by WirePlumber 0.5's role policy, p50",
-                           figure: wirePlumber.muted.median.formatted, baseline: baseline.formatted + " a client muting",
+                           figure: wirePlumber.muted.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: wirePlumber.muted.median / baseline, budget: "(reference)"),
                 ReportLine(name: "PipeWire 1.4: phone → \(streams) muted by the bridge (fades off) against WirePlumber's role policy, p50",
                            figure: noFade.muted.median.formatted, baseline: wirePlumber.muted.median.formatted + " WirePlumber 0.5",

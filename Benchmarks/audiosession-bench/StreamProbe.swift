@@ -85,6 +85,18 @@ final class StreamProbe: @unchecked Sendable {
         listed.wait()
     }
 
+    /// What a muting process (``Silencer/muterProcess``) prints once it has read the server.
+    static let muterReady = "muting music during calls"
+
+    /// Runs a muting process: connects to `address`, mutes every music stream while a phone-role stream
+    /// exists, and never returns.
+    static func runMuter(address: String) throws -> Never {
+        let probe = try StreamProbe(address: address)
+        probe.mutesMusicDuringCalls = true
+        FileHandle.standardOutput.write(Data((muterReady + "\n").utf8))
+        while true { sleep(3600) }
+    }
+
     /// Ends every stream and connection of the probe.
     func close() {
         let done = DispatchSemaphore(value: 0)

@@ -20,12 +20,14 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Fewer rounds and a smaller scale, to check that the benchmarks run.") var quick = false
     @Option(help: "One part only.") var only: BenchmarkPart?
     @Option(help: "One count of music streams for the interruption benchmark.") var streams: Int?
+    @Option(help: .hidden) var muteMusicDuringCallsOn: String?
 
     func validate() throws {
         if let streams, streams < 1 { throw ValidationError("--streams must be at least 1") }
     }
 
     func run() throws {
+        if let address = muteMusicDuringCallsOn { try StreamProbe.runMuter(address: address) }
         func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
         print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a few minutes)\n")
         var lines: [ReportLine] = []
