@@ -25,9 +25,11 @@ extension PolicyEngine {
     /// Decides ahead: what the engine would do first, now, if a stream of each trigger kind started
     /// (``FirstMoveTrigger``). The first moves are the journal entries and the mutes and volumes of the
     /// streams it would touch, in the order of the full step. Call it between steps; the next
-    /// ``handle(_:at:)`` makes it stale.
+    /// ``handle(_:at:)`` makes it stale. With more streams than
+    /// ``EngineSettings/maxStreamsDecidedAhead`` it decides nothing.
     public mutating func prepareFirstMoves() {
         var table = FirstMoveTable(serial: eventSerial)
+        guard streams.count <= settings.maxStreamsDecidedAhead else { return firstMoveTable = table }
         for policy in policySet.policies {
             // A call may start with its microphone; a ducker, or a call engine's stream, plays.
             if Self.setsOffMoves(policy) {

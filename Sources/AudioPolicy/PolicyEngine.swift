@@ -22,6 +22,10 @@ public struct EngineSettings: Hashable, Sendable {
     /// memory of the bridge's levels to it (WirePlumber restores a stream's levels a moment after
     /// pipewire-pulse first reports it).
     public var serverMemoryWindow: Duration = .seconds(1)
+    /// With more streams than this the engine decides no first moves ahead: deciding costs a few
+    /// simulated steps on a copy of every stream (tens of milliseconds and megabytes at a thousand),
+    /// and at that many streams the server, not the engine, sets the pace of a call's mutes.
+    public var maxStreamsDecidedAhead = 200
 
     public init() {}
 }

@@ -102,6 +102,19 @@ struct FirstMovesTests {
         #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", role: "phone"))) == nil, "stale after a step")
     }
 
+    @Test("with more streams than the cap, nothing is decided ahead and the full step decides alone")
+    func cappedByStreams() {
+        var settings = EngineSettings()
+        settings.maxStreamsDecidedAhead = 1
+        var scene = Scene(policies: Self.policies, settings: settings)
+        scene.startStream("Music Player", role: "music")
+        scene.engine.prepareFirstMoves()
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", role: "phone"))) != nil)
+        scene.startStream("Music Player", role: "music")
+        scene.engine.prepareFirstMoves()
+        #expect(scene.engine.firstMoves(for: .streamAppeared(scene.makeStream("softphone", role: "phone"))) == nil)
+    }
+
     @Test("a stream that appeared paused, as PipeWire 0.3 reports a new stream, has its first moves when it starts")
     func appearedPaused() {
         var (scene, song) = musicPlaying()
