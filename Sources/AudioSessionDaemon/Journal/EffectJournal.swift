@@ -99,10 +99,11 @@ public final class EffectJournal {
         mapping + Self.headerLength + slot * JournalSlot.width
     }
 
-    /// Twice the slots, when every one is taken: the file grows and is mapped again (the one time a
-    /// write costs system calls). The new slots are ready before the old last one stops ending the array.
+    /// A quarter more slots, when every one is taken: the file grows and is mapped again (the one time
+    /// a write costs system calls). Every slot is a page-cache kilobyte of the bridge's, so it grows by
+    /// a quarter, not twice. The new slots are ready before the old last one stops ending the array.
     private func grow() {
-        let count = 2 * slotCount
+        let count = slotCount + max(Self.firstSlotCount, slotCount / 4)
         guard ftruncate(descriptor, off_t(Self.fileLength(slots: count))) == 0,
             let grown = Self.map(descriptor, slots: count)
         else { return }
