@@ -108,7 +108,12 @@ extension PolicyEngine {
         let target = stream.target
         if let running = stream.fade {
             let finalLevels = StreamLevels(volume: running.muteThenSet ?? running.to, mute: running.muteThenSet != nil)
-            if finalLevels == target { return .nothing }  // already on its way there
+            if finalLevels == target {  // already on its way there
+                // A fade moves the volume only: a mute that is not what the target asks for (the
+                // server's memory of the app's earlier stream, given during a duck) is put right now.
+                if running.muteThenSet == nil && stream.applied.mute != target.mute { setMute(&stream, target.mute, why: why) }
+                return .nothing
+            }
             stream.fade = nil
         }
         let current = stream.applied

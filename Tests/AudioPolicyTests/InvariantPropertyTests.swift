@@ -140,6 +140,9 @@ struct InvariantPropertyTests {
         // A new stream of an app the bridge had touched, ducked (a fade running), then given its
         // server's memory (a mute) within the window: the memory must not wait for the fade.
         [0, 139, 1534, 934, 351, 574, 1939, 1904],
+        // The same memory (a mute the bridge had set on the app's stream that ended) during a duck's
+        // fade: the fade moves only the volume, and the mute must not be left to it.
+        [0, 604, 531, 1384, 1399, 1274],
     ])
     func foundSequences(codes: [Int]) {
         expectServerMatchesTarget(after: codes)
