@@ -84,10 +84,17 @@ public final class BridgeCore: @unchecked Sendable {
     /// Runs a new stream's step once the first moves sent ahead of it have left (libpulse writes them
     /// in deferred work, which pa_mainloop runs before due timers).
     private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
-    /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``.
-    private lazy var firstMovesTimer = PulseTimer(loop: loop) { [unowned self] in
+    /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``
+    /// since ``lastStepAt``: armed once per quiet period, not restarted on every event.
+    private lazy var firstMovesTimer: PulseTimer = PulseTimer(loop: loop) { [unowned self] in
+        let quietFor = Self.now().since(self.lastStepAt)
+        guard quietFor >= Self.quietBeforeDecidingAhead else {
+            return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead - quietFor)
+        }
         if !self.engine.firstMovesAreReady { self.engine.prepareFirstMoves() }
     }
+    /// When the last burst of steps ended.
+    private var lastStepAt = EngineTime.zero
 
     /// Carries out the held actions: replies first (a caller waits on each), then the rest in order.
     private func releaseHeldActions() {
@@ -133,7 +140,8 @@ public final class BridgeCore: @unchecked Sendable {
             // later, in the same read as this one: its first moves are decided now.
             if case .streamAppeared(let info) = next, engine.mayStartWithFirstMoves(info.id) { engine.prepareFirstMoves() }
         }
-        firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead)
+        lastStepAt = Self.now()
+        firstMovesTimer.armIfIdle(after: Self.quietBeforeDecidingAhead)
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
