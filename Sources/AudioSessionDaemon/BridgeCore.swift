@@ -136,12 +136,27 @@ public final class BridgeCore: @unchecked Sendable {
                 return
             }
             step(next)
-            // A stream that appears paused (every new stream on PipeWire 0.3) may start a round trip
-            // later, in the same read as this one: its first moves are decided now.
-            if case .streamAppeared(let info) = next, engine.mayStartWithFirstMoves(info.id) { engine.prepareFirstMoves() }
+            followPausedTriggers(after: next)
         }
         lastStepAt = Self.now()
         firstMovesTimer.armIfIdle(after: Self.quietBeforeDecidingAhead)
+    }
+
+    /// Paused streams that may start with first moves (``PolicyEngine/mayStartWithFirstMoves(_:)``).
+    private var pausedTriggers: Set<StreamID> = []
+
+    /// While a paused stream may start with first moves (every new stream on PipeWire 0.3 is reported
+    /// paused, then playing, maybe in the same read), they are decided after every step, not only once
+    /// the bridge is quiet: the stream may start with the next event.
+    private func followPausedTriggers(after event: PolicyEvent) {
+        switch event {
+        case .streamAppeared(let info), .streamChanged(let info):
+            if engine.mayStartWithFirstMoves(info.id) { pausedTriggers.insert(info.id) } else { pausedTriggers.remove(info.id) }
+        case .streamVanished(let id): pausedTriggers.remove(id)
+        case .serverLost: pausedTriggers = []
+        default: break
+        }
+        if !pausedTriggers.isEmpty && !engine.firstMovesAreReady { engine.prepareFirstMoves() }
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
