@@ -56,12 +56,8 @@ extension PolicyEngine {
     func callReason(of session: Session) -> CallReason? {
         let detection = session.policy.calls
         let playing = session.streamIDs.compactMap { streams[$0] }.filter(\.isPlaying)
-        for engine in detection.engines {
-            let name = engine.lowercased()
-            let named = playing.contains { (stream: TrackedStream) in
-                stream.info.app.name.lowercased().contains(name) || (stream.info.mediaName?.lowercased().contains(name) ?? false)
-            }
-            if named { return .callEngine(engine) }
+        for engine in detection.engines where playing.contains(where: { Self.carriesEngine($0.info, engine) }) {
+            return .callEngine(engine)
         }
         if detection.whileRecording, playing.contains(where: { $0.info.id.direction == .input }),
             playing.contains(where: { $0.info.id.direction == .output })

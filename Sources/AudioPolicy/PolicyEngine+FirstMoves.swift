@@ -30,7 +30,7 @@ extension PolicyEngine {
     public mutating func prepareFirstMoves() {
         var table = FirstMoveTable(serial: eventSerial)
         guard streams.count <= settings.maxStreamsDecidedAhead else { return firstMoveTable = table }
-        for policy in policySet.policies {
+        for policy in policySet.policies where Self.decidesAhead(policy) {
             // A call may start with its microphone; a ducker, or a call engine's stream, plays.
             if Self.setsOffMoves(policy) {
                 for direction in policy.configuration.isCall ? [Direction.output, .input] : [.output] {
@@ -67,11 +67,8 @@ extension PolicyEngine {
             if let key = Self.processKey(policy, info.processChain.first), policySessionByApp[key] != nil { return nil }
             return firstMoves(info, policy)
         case .streamChanged(let info):
-            guard let old = streams[info.id], old.info.corked, !info.corked, old.info.app == info.app,
-                old.info.role == info.role, old.info.token == info.token, let id = old.session,
-                let session = sessions[id], session.kind == .policy, !session.isActive, session.call == nil,
-                session.streamIDs == [info.id], session.autoDeactivateAt == nil, session.interrupters.isEmpty,
-                !session.quietAfterCall
+            guard let old = streams[info.id], !info.corked, old.info.app == info.app, old.info.role == info.role,
+                old.info.token == info.token, let session = pausedSessionAsMade(of: info.id)
             else { return nil }
             // The made-up stream of the table was another app's: what it did to this one does not count.
             return firstMoves(info, session.policy)?.filter { !Self.touches($0, info.id) }
@@ -84,13 +81,20 @@ extension PolicyEngine {
         return firstMoveTable.moves[FirstMoveTrigger(policy: policy.name, byCallEngine: byCallEngine, direction: info.id.direction)]
     }
 
-    /// Whether a stream that appeared paused may start with first moves: its app's policy session was
-    /// made for it and its policy is a trigger's. Worth deciding the first moves at once for.
+    /// Whether a paused stream may start with first moves: its app's policy session was made for it,
+    /// is still as it was made, and its policy is a trigger's. Worth deciding the first moves at once for.
     public func mayStartWithFirstMoves(_ id: StreamID) -> Bool {
+        pausedSessionAsMade(of: id).map { Self.decidesAhead($0.policy) } ?? false
+    }
+
+    /// The policy session of a paused stream, when it was made for that stream and is as it was made:
+    /// never active, interrupted or in a call since (what the table's made-up new session stands for).
+    private func pausedSessionAsMade(of id: StreamID) -> Session? {
         guard let stream = streams[id], stream.info.corked, let sessionID = stream.session,
-            let session = sessions[sessionID], session.kind == .policy, session.streamIDs == [id]
-        else { return false }
-        return Self.setsOffMoves(session.policy) || !session.policy.calls.engines.isEmpty
+            let session = sessions[sessionID], session.kind == .policy, session.streamIDs == [id], !session.isActive,
+            session.call == nil, session.autoDeactivateAt == nil, session.interrupters.isEmpty, !session.quietAfterCall
+        else { return nil }
+        return session
     }
 
     /// Whether two actions are the same first move: the same journal entry, or the same mute or volume
@@ -125,12 +129,18 @@ extension PolicyEngine {
         }
     }
 
+    /// Whether the first moves of a policy's apps are decided ahead: it makes a call or ducks others,
+    /// or it knows call engines.
+    static func decidesAhead(_ policy: SessionPolicy) -> Bool {
+        setsOffMoves(policy) || !policy.calls.engines.isEmpty
+    }
+
     /// Whether a policy's session makes a call or ducks others when it starts, without a call engine.
     static func setsOffMoves(_ policy: SessionPolicy) -> Bool {
         policy.configuration.isCall || policy.configuration.options.contains(.duckOthers)
     }
 
-    /// Whether the stream's app or name carries a call engine's name (as ``callReason(of:)`` reads it).
+    /// Whether the stream's app or name carries a call engine's name (what puts its app in a call).
     static func carriesEngine(_ info: StreamInfo, _ engine: String) -> Bool {
         let name = engine.lowercased()
         return info.app.name.lowercased().contains(name) || (info.mediaName?.lowercased().contains(name) ?? false)

@@ -149,13 +149,10 @@ public final class BridgeCore: @unchecked Sendable {
     /// paused, then playing, maybe in the same read), they are decided after every step, not only once
     /// the bridge is quiet: the stream may start with the next event.
     private func followPausedTriggers(after event: PolicyEvent) {
-        switch event {
-        case .streamAppeared(let info), .streamChanged(let info):
-            if engine.mayStartWithFirstMoves(info.id) { pausedTriggers.insert(info.id) } else { pausedTriggers.remove(info.id) }
-        case .streamVanished(let id): pausedTriggers.remove(id)
-        case .serverLost: pausedTriggers = []
-        default: break
-        }
+        if let id = Self.startingStream(event), engine.mayStartWithFirstMoves(id) { pausedTriggers.insert(id) }
+        guard !pausedTriggers.isEmpty else { return }
+        // Any step may have started, ended or changed one of them (its session activated by another).
+        pausedTriggers = pausedTriggers.filter { engine.mayStartWithFirstMoves($0) }
         if !pausedTriggers.isEmpty && !engine.firstMovesAreReady { engine.prepareFirstMoves() }
     }
 

@@ -39,6 +39,19 @@ struct EffectJournalTests {
         #expect(try Self.objects(journal.path).isEmpty)
     }
 
+    @Test("a start lays the new file out beside the old one: a half-made one left by a start that was killed changes nothing")
+    func startReplacesWhole() throws {
+        let directory = NSTemporaryDirectory() + "journal-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try EffectJournal(directory: directory)
+        journal.apply(.journalWrite(Self.entry(3)))
+        try "[\nnull     ,\n{\"seq\":9,\"dire".write(toFile: journal.path + ".new", atomically: false, encoding: .utf8)
+        let nextRun = try EffectJournal(directory: directory)
+        #expect(nextRun.leftovers == [Self.entry(3)])
+        #expect(!FileManager.default.fileExists(atPath: journal.path + ".new"))
+        #expect(try Self.objects(journal.path).compactMap { $0["index"] as? Int } == [3], "the leftovers stay in the file")
+    }
+
     @Test("the file grows when its slots are taken, and every entry reads back")
     func grows() throws {
         let directory = NSTemporaryDirectory() + "journal-\(UUID().uuidString.prefix(8))"

@@ -37,12 +37,15 @@ public final class EffectJournal {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         path = directory + "/journal.json"
         leftovers = Self.read(path)
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw DaemonError("cannot write the journal \(path): \(String(cString: strerror(errno)))") }
+        // The new file is laid out beside the old one and renamed over it once it holds the leftovers:
+        // a bridge killed while it starts leaves one of the two whole.
+        let fresh = path + ".new"
+        descriptor = open(fresh, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DaemonError("cannot write the journal \(fresh): \(String(cString: strerror(errno)))") }
         slotCount = max(Self.firstSlotCount, 2 * leftovers.count)
         guard let mapped = Self.map(descriptor, slots: slotCount) else {
             close(descriptor)
-            throw DaemonError("cannot map the journal \(path): \(String(cString: strerror(errno)))")
+            throw DaemonError("cannot map the journal \(fresh): \(String(cString: strerror(errno)))")
         }
         mapping = mapped
         mapping.storeBytes(of: UInt8(ascii: "["), toByteOffset: 0, as: UInt8.self)
@@ -52,6 +55,11 @@ public final class EffectJournal {
             sequence += 1
             _ = JournalSlot.write(entry, sequence: sequence, to: address(of: slot))
             leftoverSlots.append(slot)
+        }
+        guard rename(fresh, path) == 0 else {
+            munmap(mapping, Self.fileLength(slots: slotCount))
+            close(descriptor)
+            throw DaemonError("cannot replace the journal \(path): \(String(cString: strerror(errno)))")
         }
         freeSlots = Array((leftovers.count..<slotCount).reversed())
         freeSlots.reserveCapacity(4 * slotCount)
@@ -104,9 +112,7 @@ public final class EffectJournal {
     /// a quarter, not twice. The new slots are ready before the old last one stops ending the array.
     private func grow() {
         let count = slotCount + max(Self.firstSlotCount, slotCount / 4)
-        guard ftruncate(descriptor, off_t(Self.fileLength(slots: count))) == 0,
-            let grown = Self.map(descriptor, slots: count)
-        else { return }
+        guard let grown = Self.map(descriptor, slots: count) else { return }
         munmap(mapping, Self.fileLength(slots: slotCount))
         mapping = grown
         for slot in slotCount..<count { JournalSlot.initialize(address(of: slot), last: slot == count - 1) }
