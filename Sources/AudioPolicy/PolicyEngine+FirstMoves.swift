@@ -51,10 +51,10 @@ extension PolicyEngine {
 
     /// The first moves decided ahead for an event, if it starts a stream of a trigger kind and they
     /// are of the state now (`[]`: it sets off nothing); nil when the engine's full step must decide
-    /// alone. The stream starts when it appears playing, or when the stream an app's new policy
-    /// session was made for (it appeared paused) starts to play, the session as it was made (never
-    /// active, interrupted or in a call since); it must join no session that is there already: a
-    /// stream with a token, of an explicit session's process, or of an app whose policy session
+    /// alone. The stream starts when it appears playing, or when the stream an app's policy session
+    /// was made for plays again after a pause or (a stream whose sound is watched) after silence, the
+    /// session inactive, not interrupted and in no call; it must join no session that is there already:
+    /// a stream with a token, of an explicit session's process, or of an app whose policy session
     /// exists is decided in full.
     public func firstMoves(for event: PolicyEvent) -> [PolicyAction]? {
         guard firstMovesAreReady, !firstMoveTable.moves.isEmpty else { return nil }
@@ -67,13 +67,23 @@ extension PolicyEngine {
             if let key = Self.processKey(policy, info.processChain.first), policySessionByApp[key] != nil { return nil }
             return firstMoves(info, policy)
         case .streamChanged(let info):
-            guard let old = streams[info.id], !info.corked, old.info.app == info.app, old.info.role == info.role,
-                old.info.token == info.token, let session = pausedSessionAsMade(of: info.id)
+            guard let old = streams[info.id], old.info.corked, !old.silent, !info.corked, old.info.app == info.app,
+                old.info.role == info.role, old.info.token == info.token
             else { return nil }
-            // The made-up stream of the table was another app's: what it did to this one does not count.
-            return firstMoves(info, session.policy)?.filter { !Self.touches($0, info.id) }
+            return firstMoves(startingIdle: old)
+        case .streamSounding(let id):
+            // A screen reader's open stream speaks again after silence.
+            guard let old = streams[id], old.soundMonitored, old.silent, !old.info.corked else { return nil }
+            return firstMoves(startingIdle: old)
         default: return nil
         }
+    }
+
+    /// The first moves of a stream that was idle (paused, or silent) and plays now, its session as made.
+    private func firstMoves(startingIdle stream: TrackedStream) -> [PolicyAction]? {
+        guard let session = idleSessionAsMade(of: stream.info.id) else { return nil }
+        // The made-up stream of the table was another app's: what it did to this one does not count.
+        return firstMoves(stream.info, session.policy)?.filter { !Self.touches($0, stream.info.id) }
     }
 
     private func firstMoves(_ info: StreamInfo, _ policy: SessionPolicy) -> [PolicyAction]? {
@@ -83,14 +93,16 @@ extension PolicyEngine {
 
     /// Whether a paused stream may start with first moves: its app's policy session was made for it,
     /// is still as it was made, and its policy is a trigger's. Worth deciding the first moves at once for.
+    /// (A silent stream is not: a screen reader's stays open and silent between its words.)
     public func mayStartWithFirstMoves(_ id: StreamID) -> Bool {
-        pausedSessionAsMade(of: id).map { Self.decidesAhead($0.policy) } ?? false
+        guard streams[id]?.info.corked == true else { return false }
+        return idleSessionAsMade(of: id).map { Self.decidesAhead($0.policy) } ?? false
     }
 
-    /// The policy session of a paused stream, when it was made for that stream and is as it was made:
-    /// never active, interrupted or in a call since (what the table's made-up new session stands for).
-    private func pausedSessionAsMade(of id: StreamID) -> Session? {
-        guard let stream = streams[id], stream.info.corked, let sessionID = stream.session,
+    /// The policy session of an idle stream (paused, or silent), when it was made for that stream and is
+    /// inactive, not interrupted and in no call (what the table's made-up new session stands for).
+    private func idleSessionAsMade(of id: StreamID) -> Session? {
+        guard let stream = streams[id], !stream.isPlaying, let sessionID = stream.session,
             let session = sessions[sessionID], session.kind == .policy, session.streamIDs == [id], !session.isActive,
             session.call == nil, session.autoDeactivateAt == nil, session.interrupters.isEmpty, !session.quietAfterCall
         else { return nil }

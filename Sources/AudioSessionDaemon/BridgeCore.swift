@@ -170,6 +170,7 @@ public final class BridgeCore: @unchecked Sendable {
     private static func startingStream(_ event: PolicyEvent) -> StreamID? {
         switch event {
         case .streamAppeared(let info), .streamChanged(let info): info.id
+        case .streamSounding(let id): id
         default: nil
         }
     }

@@ -14,7 +14,7 @@ struct FirstMovesTests {
         var chat = SessionPolicy(name: "chat", configuration: try! SessionConfiguration(category: .ambient),
                                  activation: .firstStream, match: PolicyMatch(applicationNames: ["Chat"]))
         chat.calls = CallDetection(whileRecording: true, engines: ["WEBRTC VoiceEngine"])
-        return [chat] + CallDetectionTests.policies
+        return [chat] + CallDetectionTests.policies.prefix(1) + SoundTests.policies
     }
 
     /// What the full step of `info`'s appearance (or of `event`) does first, on a copy of the scene's engine.
@@ -132,6 +132,25 @@ struct FirstMovesTests {
         #expect(scene.engine.firstMoves(for: .streamChanged(louder)) == nil, "a change that starts nothing")
     }
 
+    @Test("a screen reader's open stream that speaks again after silence has its duck decided ahead")
+    func speaksAgain() {
+        var scene = Scene(policies: SoundTests.policies)
+        let music = scene.startStream("Music Player", role: "music")
+        let speech = scene.startStream("speech-dispatcher")
+        scene.settle()
+        scene.send(.streamSilent(speech))
+        scene.settle()
+        #expect(scene.engine.streamsWithEffects.isEmpty, "the music is back while the reader is silent")
+        scene.engine.prepareFirstMoves()
+        let ahead = scene.engine.firstMoves(for: .streamSounding(speech))
+        #expect(ahead.map(describe) == ["journal", "fade"])
+        #expect(ahead?.allSatisfy { touches($0) == music } == true)
+        expectSameMoves(ahead ?? [], fullStepMoves(scene, scene.serverStreams[speech]!, .streamSounding(speech)))
+        #expect(scene.engine.firstMoves(for: .streamSilent(speech)) == nil)
+        #expect(scene.engine.firstMovesAreReady && scene.engine.mayStartWithFirstMoves(speech) == false,
+                "a silent stream is left to the quiet rule: it stays open between words")
+    }
+
     @Test("over generated states, the first moves equal the first commands of the full step")
     func generatedStates() async {
         let triggers: [(app: String, role: String?, direction: Direction, mediaName: String?)] = [
@@ -139,7 +158,7 @@ struct FirstMovesTests {
             ("Navigation", nil, .output, nil), ("Chat", nil, .output, "WEBRTC VoiceEngine"),
             ("Chromium", nil, .output, "WEBRTC VoiceEngine"), ("Music Player", "music", .output, nil),
         ]
-        let decided = Counter()
+        let decided = Counter(), sounding = Counter()
         await propertyCheck(count: 300, input: Gen.int(in: 0...2000).array(of: 1...60)) { codes in
             var scene = Scene(policies: Self.policies)
             var headphones: DeviceID?
@@ -158,8 +177,19 @@ struct FirstMovesTests {
                 decided.add(ahead.isEmpty ? 0 : 1)
                 expectSameMoves(ahead, fullStepMoves(scene, info, .streamChanged(info)), "\(info.app.name) starts after \(codes)")
             }
+            // A screen reader that spoke and fell silent, in the same state: it speaks again.
+            let speech = scene.startStream("speech-dispatcher")
+            scene.send(.streamSilent(speech))
+            scene.settle()
+            scene.engine.prepareFirstMoves()
+            if let ahead = scene.engine.firstMoves(for: .streamSounding(speech)) {
+                sounding.add(ahead.isEmpty ? 0 : 1)
+                expectSameMoves(ahead, fullStepMoves(scene, scene.serverStreams[speech]!, .streamSounding(speech)),
+                                "speaks again after \(codes)")
+            }
         }
         #expect(decided.count > 500, "most triggers are decided ahead")
+        #expect(sounding.count > 100, "and a screen reader speaking again after silence: \(sounding.count)")
         #expect(decided.moving > 100, "and many of them move something")
     }
 
