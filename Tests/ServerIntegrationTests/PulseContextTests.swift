@@ -47,8 +47,9 @@ struct PulseContextTests {
     /// An object that says when it is gone.
     final class Sentinel: @unchecked Sendable {}
 
-    /// A context connected to `server`, with `ready` run on the loop once it is ready; the test keeps
-    /// only a weak reference, so the context lives as long as libpulse's callbacks and requests keep it.
+    /// A context connected to `server`, with `ready` run on the loop once it is ready. The test keeps
+    /// it until then; after `ready` has made its requests it keeps only a weak reference, so the
+    /// context lives as long as those requests keep it.
     func connect(_ server: SoundServer, on loop: PulseLoop, ready: @escaping @Sendable (PulseContext) -> Void) throws -> Recorder<Weak<PulseContext>> {
         let made = Recorder<Weak<PulseContext>>()
         let keeper = Recorder<PulseContext>()
@@ -57,13 +58,14 @@ struct PulseContextTests {
             made.append(Weak(context))
             keeper.append(context)
             context.onStateChange = { [unowned context] state in
-                if state == .ready { ready(context) }
+                guard state == .ready else { return }
+                ready(context)
+                // Let go once this callback of the context's own has returned.
+                loop.perform { keeper.clear() }
             }
             try! context.connect(server: server.address)
         }
-        try waitUntil("the context to be made") { !keeper.items.isEmpty }
-        // The context is kept alive from here on by its connection's own callbacks only.
-        loop.perform { keeper.clear() }
+        try waitUntil("the context to be made") { !made.items.isEmpty }
         return made
     }
 
