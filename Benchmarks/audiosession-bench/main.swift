@@ -6,7 +6,7 @@ import Foundation
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers
 // that the benchmark starts itself, each figure next to a baseline measured in the same run.
 //
-//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|sessions|calls|scale|sound] [--streams N]
+//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|sessions|calls|scale|sound] [--streams N] [--calls N]
 //
 // `--quick` takes fewer rounds and a smaller scale, to check that the benchmarks run.
 
@@ -20,10 +20,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Fewer rounds and a smaller scale, to check that the benchmarks run.") var quick = false
     @Option(help: "One part only.") var only: BenchmarkPart?
     @Option(help: "One count of music streams for the interruption benchmark.") var streams: Int?
+    @Option(help: "Calls measured per silencer in the interruption benchmarks (default 30, 5 with --quick).") var calls: Int?
     @Option(help: .hidden) var muteMusicDuringCallsOn: String?
 
     func validate() throws {
         if let streams, streams < 1 { throw ValidationError("--streams must be at least 1") }
+        if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
     }
 
     func run() throws {
@@ -31,12 +33,13 @@ struct BenchCommand: ParsableCommand {
         func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
         print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a few minutes)\n")
         var lines: [ReportLine] = []
+        let callRounds = calls ?? (quick ? 5 : 30)
         do {
             if wanted(.interruptions) {
                 let counts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
-                lines += try Benchmarks.interruptions(musicStreams: counts, rounds: quick ? 5 : 30)
+                lines += try Benchmarks.interruptions(musicStreams: counts, rounds: callRounds)
             }
-            if wanted(.pipewire) { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: quick ? 5 : 30) }
+            if wanted(.pipewire) { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: callRounds) }
             if wanted(.engine) {
                 lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500)
                 lines += try Benchmarks.journalWrite(rounds: quick ? 200 : 2000)

@@ -83,15 +83,39 @@ public struct PolicyMatch: Hashable, Sendable {
     }
 }
 
-extension AppIdentity {
-    /// The facts that can name the app, in the order they are trusted.
-    public var facts: [(source: IdentitySource, value: String)] {
-        let named: [(IdentitySource, String?)] = [
-            (.flatpak, flatpakID), (.systemdUnit, unitDesktopID), (.applicationID, desktopID),
-            (.script, script), (.binary, binary), (.applicationName, name),
-        ]
-        return named.compactMap { source, value in value.map { (source, $0) } }
+/// For each source of facts, each value a rule names and the first policy (in precedence order) and
+/// rule (in ``PolicyMatch/rules(for:)``'s order) that name it: a stream's policy is found with a few
+/// lookups, not by going through every policy's rules. Made from the policies, so it plays no part
+/// in a policy set's equality.
+struct ChoiceIndex: Hashable, Sendable {
+    /// A policy's place in the set and a rule's among those for the source.
+    struct Naming: Comparable, Sendable {
+        var policy: Int
+        var rule: Int
+        static func < (a: Naming, b: Naming) -> Bool { (a.policy, a.rule) < (b.policy, b.rule) }
     }
+
+    private var firstNaming: [IdentitySource: [String: Naming]] = [:]
+
+    init(_ policies: [SessionPolicy]) {
+        for source in IdentitySource.allCases {
+            var naming: [String: Naming] = [:]
+            for (policyPlace, policy) in policies.enumerated() {
+                for (rulePlace, rule) in policy.match.rules(for: source).enumerated() {
+                    for value in rule.values where naming[value] == nil {
+                        naming[value] = Naming(policy: policyPlace, rule: rulePlace)
+                    }
+                }
+            }
+            if !naming.isEmpty { firstNaming[source] = naming }
+        }
+    }
+
+    /// The first policy and rule that name `value` as a fact of `source`.
+    func first(naming value: String, as source: IdentitySource) -> Naming? { firstNaming[source]?[value] }
+
+    static func == (_: ChoiceIndex, _: ChoiceIndex) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 extension PolicySet {
@@ -101,20 +125,27 @@ extension PolicySet {
     /// desktop entry, and last the fallback for its role; within one fact, policies in precedence
     /// order. Nil when nothing decides: the stream mixes with everything and is never touched.
     public func choice(for app: AppIdentity, role: String?) -> PolicyChoice? {
-        var facts = app.facts.map { (source: $0.source, values: [$0.value]) }
-        if let role { facts.append((.role, [role])) }
-        if let entry = app.desktopEntry { facts.append((.desktopCategories, entry.categories)) }
-        for (source, values) in facts {
-            for policy in policies {
-                for rule in policy.match.rules(for: source) {
-                    if let value = values.first(where: rule.values.contains) {
-                        return PolicyChoice(policy: policy, source: source, value: value, rule: rule.name)
-                    }
-                }
+        let named: [(IdentitySource, String?)] = [
+            (.flatpak, app.flatpakID), (.systemdUnit, app.unitDesktopID), (.applicationID, app.desktopID),
+            (.script, app.script), (.binary, app.binary), (.applicationName, app.name), (.role, role),
+        ]
+        for case let (source, value?) in named {
+            if let naming = choiceIndex.first(naming: value, as: source) { return choice(naming, source, value) }
+        }
+        // Of the categories, the one the first policy and rule name; the first such in the entry's order.
+        if let categories = app.desktopEntry?.categories {
+            let namings = categories.compactMap { category in
+                choiceIndex.first(naming: category, as: .desktopCategories).map { (category, $0) }
             }
+            if let first = namings.min(by: { $0.1 < $1.1 }) { return choice(first.1, .desktopCategories, first.0) }
         }
         guard let role, let name = fallbackByRole[role], let policy = policy(named: name) else { return nil }
         return PolicyChoice(policy: policy, source: .roleFallback, value: role, rule: "[match] fallback-for-roles")
+    }
+
+    private func choice(_ naming: ChoiceIndex.Naming, _ source: IdentitySource, _ value: String) -> PolicyChoice {
+        let policy = policies[naming.policy]
+        return PolicyChoice(policy: policy, source: source, value: value, rule: policy.match.rules(for: source)[naming.rule].name)
     }
 
     /// The policy ``choice(for:role:)`` picks.

@@ -132,13 +132,16 @@ public struct SessionPolicy: Hashable, Sendable {
 /// The policies in force and the fallbacks by `media.role` for streams no rule matched.
 public struct PolicySet: Hashable, Sendable {
     /// Policies in order of precedence; the first whose rules match wins.
-    public var policies: [SessionPolicy]
+    public var policies: [SessionPolicy] { didSet { choiceIndex = ChoiceIndex(policies) } }
     /// `media.role` → policy name, for streams no policy rule matched.
     public var fallbackByRole: [String: String]
+    /// What ``choice(for:role:)`` looks up, made from `policies`.
+    private(set) var choiceIndex: ChoiceIndex
 
     public init(policies: [SessionPolicy] = [], fallbackByRole: [String: String] = PolicySet.standardFallbacks) {
         self.policies = policies
         self.fallbackByRole = fallbackByRole
+        choiceIndex = ChoiceIndex(policies)
     }
 
     /// `phone` → call, `event` → alert, `music`/`video` → media, `game` → game, `a11y` → spoken audio.

@@ -59,6 +59,12 @@ public final class BridgeCore: @unchecked Sendable {
     /// writable, a poll turn later, and a timer already due would run before that turn.
     public static let bookkeepingDelay: Duration = .milliseconds(1)
 
+    /// How long a stream that started with first moves waits for its full step, and every event after it
+    /// with it: the time the server takes to carry out the moves at ten streams and announce them. Run
+    /// at once, the step and its bookkeeping took the processor from the server and from those who hear
+    /// the change (on two cores, some 100 µs on each call, a tenth of it at one stream).
+    public static let headStartOfFirstMoves: Duration = .milliseconds(3)
+
     /// How long the bridge waits after its last event before it decides the first moves again: deciding
     /// costs some ten engine steps (a made-up stream of each trigger kind on a copy of the engine), which
     /// a burst of events (a fade's steps and their reports, a user dragging a slider) would pay on every
@@ -79,10 +85,10 @@ public final class BridgeCore: @unchecked Sendable {
     /// Fires once libpulse has had its turn to send the commands: pa_mainloop runs deferred work (the
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
-    /// The first moves sent ahead of a new stream's step, until that step runs.
-    private var sentAhead: (stream: StreamID, moves: [PolicyAction])?
-    /// Runs a new stream's step once the first moves sent ahead of it have left (libpulse writes them
-    /// in deferred work, which pa_mainloop runs before due timers).
+    /// The first moves sent ahead of a new stream's step, and when, until that step runs.
+    private var sentAhead: (stream: StreamID, moves: [PolicyAction], at: EngineTime)?
+    /// Runs a new stream's step, and the events held behind it, ``headStartOfFirstMoves`` after the
+    /// first moves sent ahead of it.
     private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
     /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``
     /// since ``lastStepAt``: armed once per quiet period, not restarted on every event.
@@ -117,10 +123,16 @@ public final class BridgeCore: @unchecked Sendable {
     /// the commands, libdbus would write at once, and a signal is cheap to send a moment later.
     ///
     /// A stream that starts with first moves the engine decided ahead (``PolicyEngine/firstMoves(for:)``)
-    /// has them sent at once, journal first; its full step runs on the loop's next turn, once they have
-    /// left. What the step does again is not sent twice, and what it does not take is put right.
+    /// has them sent at once, journal first; its full step, and every event that comes meanwhile but the
+    /// bridge's stop, waits ``headStartOfFirstMoves``. What the step does again is not sent twice, and
+    /// what it does not take is put right.
     public func send(_ event: PolicyEvent) {
         queued.append(event)
+        // Events wait while the first moves sent ahead have their head start; the bridge's stop does not.
+        if sentAhead != nil {
+            guard case .shutdown = event else { return }
+            aheadStepTimer.disarm()
+        }
         handleQueued()
     }
 
@@ -132,7 +144,7 @@ public final class BridgeCore: @unchecked Sendable {
             let next = queued.removeFirst()
             if sendFirstMoves(of: next) {
                 queued.insert(next, at: 0)
-                aheadStepTimer.arm(after: .zero)
+                aheadStepTimer.arm(after: Self.headStartOfFirstMoves)
                 return
             }
             step(next)
@@ -161,8 +173,9 @@ public final class BridgeCore: @unchecked Sendable {
         guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
             !moves.isEmpty
         else { return false }
+        let now = Self.now()
         moves.forEach(carryOut)
-        sentAhead = (stream, moves)
+        sentAhead = (stream, moves, now)
         return true
     }
 
@@ -179,15 +192,16 @@ public final class BridgeCore: @unchecked Sendable {
         for observer in eventObservers { observer(event) }
         if case .serverLost = event { soundWatch.forgetAll() }
         var ahead: [PolicyAction] = []
+        var now = Self.now()
         if let sent = sentAhead, Self.startingStream(event) == sent.stream {
-            ahead = sent.moves
+            // The event is handled as of its arrival, so the fade it started keeps its pace.
+            (ahead, now) = (sent.moves, sent.at)
             sentAhead = nil
         }
-        let now = Self.now()
         var commandsSent = false
         for action in engine.handle(event, at: now) {
             switch action {
-            case .scheduleTick(let at): tickTimer.arm(after: at.since(now))
+            case .scheduleTick(let at): tickTimer.arm(after: at.since(Self.now()))
             case _ where action.isJournal || action.isServerCommand:
                 if let index = ahead.firstIndex(where: { PolicyEngine.isSameMove($0, action) }) {
                     ahead.remove(at: index)  // sent ahead already

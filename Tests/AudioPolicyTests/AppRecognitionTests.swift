@@ -151,4 +151,51 @@ struct AppRecognitionTests {
         #expect(lollypop.key == "lollypop" && tuner.key == "tuner", "two Python programs named after their interpreter")
         #expect(AppIdentity(name: "Lollypop", binary: "python3.11", script: "lollypop").key == "Lollypop", "a name of its own stays")
     }
+    /// The rule DESIGN §2 states, written out as a walk: facts in the order they are trusted, within a
+    /// fact policies in precedence order, then their rules, then the fact's values.
+    static func walkedChoice(_ set: PolicySet, _ app: AppIdentity, _ role: String?) -> PolicyChoice? {
+        let named: [(IdentitySource, String?)] = [
+            (.flatpak, app.flatpakID), (.systemdUnit, app.unitDesktopID), (.applicationID, app.desktopID),
+            (.script, app.script), (.binary, app.binary), (.applicationName, app.name), (.role, role),
+        ]
+        var facts = named.compactMap { source, value in value.map { (source, [$0]) } }
+        if let entry = app.desktopEntry { facts.append((.desktopCategories, entry.categories)) }
+        for (source, values) in facts {
+            for policy in set.policies {
+                for rule in policy.match.rules(for: source) {
+                    if let value = values.first(where: rule.values.contains) {
+                        return PolicyChoice(policy: policy, source: source, value: value, rule: rule.name)
+                    }
+                }
+            }
+        }
+        guard let role, let name = set.fallbackByRole[role], let policy = set.policy(named: name) else { return nil }
+        return PolicyChoice(policy: policy, source: .roleFallback, value: role, rule: "[match] fallback-for-roles")
+    }
+
+    @Test("the policy is looked up as the walk through every policy's rules finds it, for generated apps")
+    func lookupAgreesWithTheWalk() {
+        var generator = SystemRandomNumberGenerator()
+        let sets = [Self.shipped, Self.everySource]
+        for set in sets {
+            // For each source, nothing, a value its rules name, or a name no rule has.
+            func any(_ source: IdentitySource) -> String? {
+                let named = set.policies.flatMap { $0.match.rules(for: source).flatMap(\.values) }
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: return nil
+                case 1: return named.randomElement(using: &generator) ?? "nobody"
+                default: return ["nobody", "Chromium", "python3"].randomElement(using: &generator)
+                }
+            }
+            for _ in 0..<3000 {
+                let categories = (0..<Int.random(in: 0...4, using: &generator)).compactMap { _ in any(.desktopCategories) }
+                let app = AppIdentity(name: any(.applicationName) ?? "app", binary: any(.binary), desktopID: any(.applicationID),
+                                      flatpakID: any(.flatpak), unitDesktopID: any(.systemdUnit), script: any(.script),
+                                      desktopEntry: categories.isEmpty ? nil : DesktopEntryFacts(
+                                          id: "entry", categories: categories, foundBy: .binary))
+                let role = any(.role)
+                #expect(set.choice(for: app, role: role) == Self.walkedChoice(set, app, role), "\(app) \(role ?? "no role")")
+            }
+        }
+    }
 }

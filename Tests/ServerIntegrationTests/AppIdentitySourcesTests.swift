@@ -3,6 +3,7 @@ import AudioPolicy
 @testable import AudioSessionDaemon
 import AudioTestHarness
 import Foundation
+import PulseAudioClient
 import Testing
 
 /// The shell's readers of who an app is: systemd units, interpreters' scripts, desktop entries, and a
@@ -103,6 +104,61 @@ struct AppIdentitySourcesTests {
                 "a script's app is not the interpreter's entry")
         try write(home, "chatter.desktop", "chatter", "Chat;")
         #expect(index.entry(for: AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
+    }
+
+    /// A desktop-entry index and its folder watch, as the bridge keeps them: used on the loop thread.
+    final class WatchedIndex: @unchecked Sendable {
+        var index: DesktopEntryIndex
+        var watch: FolderWatch?
+        var reports = 0
+        init(_ index: DesktopEntryIndex) { self.index = index }
+    }
+
+    @Test("watched, the entries are read again on a folder's report only: an entry added, and a folder made later")
+    func watchedEntryIndex() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("watched-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let system = root.appendingPathComponent("system/applications")
+        let home = root.appendingPathComponent("home/.local/share/applications")  // made later
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        func write(_ folder: URL, _ name: String, _ exec: String, _ categories: String) throws {
+            try "[Desktop Entry]\nType=Application\nExec=\(exec)\nCategories=\(categories)\n"
+                .write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try write(system, "org.example.Tunes.desktop", "tunes", "AudioVideo;Player;")
+        let loop = try PulseLoop()
+        loop.start()
+        defer { loop.stop() }
+        let box = WatchedIndex(DesktopEntryIndex(folders: [home.path, system.path]))
+        try await loop.run {
+            box.index.isWatched = true
+            box.watch = FolderWatch(loop: loop, folders: box.index.folders) {
+                box.reports += 1
+                box.index.changeReported()
+            }
+        }
+        func entry(_ app: AppIdentity) async throws -> DesktopEntryFacts? { try await loop.run { box.index.entry(for: app) } }
+        func reports() async throws -> Int { try await loop.run { box.reports } }
+        #expect(try await entry(AppIdentity(name: "x", binary: "tunes"))?.id == "org.example.Tunes")
+        try write(system, "chatter.desktop", "chatter", "Chat;")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await reports() == 0 {
+            guard ContinuousClock.now < deadline else { Issue.record("no report of the new entry"); return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(try await entry(AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try write(home, "org.example.Tunes.desktop", "tunes", "Game;")
+        while try await entry(AppIdentity(name: "x", desktopID: "org.example.Tunes"))?.categories != ["Game"] {
+            guard ContinuousClock.now < deadline else { Issue.record("the folder made later was not read"); return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // Without a report the folders are not looked at: an entry written with the watch gone is not seen.
+        try await loop.run { box.watch = nil }
+        let seen = try await reports()
+        try write(system, "late.desktop", "late", "Game;")
+        #expect(try await entry(AppIdentity(name: "x", binary: "late")) == nil)
+        #expect(try await reports() == seen)
     }
 
     @Test("a real process in an app's unit is that app; a client naming another's process is not believed")

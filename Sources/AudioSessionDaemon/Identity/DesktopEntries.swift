@@ -54,6 +54,10 @@ struct DesktopEntryIndex {
     private var byID: [String: DesktopEntry] = [:]
     private var byProgram: [String: DesktopEntry] = [:]
     private var seen: [String: timespec] = [:]
+    /// Whether a ``FolderWatch`` reports the folders' changes (``changeReported()``): then a lookup
+    /// reads them again only after a report, and makes no system call; else it looks at their times.
+    var isWatched = false
+    private var unreadChange = true
 
     init(folders: [String]) {
         self.folders = folders
@@ -83,18 +87,17 @@ struct DesktopEntryIndex {
         return DesktopEntryFacts(id: entry.id, categories: entry.categories, foundBy: source)
     }
 
+    /// A watch saw a folder change.
+    mutating func changeReported() { unreadChange = true }
+
     /// Reads the folders again when one of them changed since the last reading.
     mutating func refreshIfChanged() {
-        var now: [String: timespec] = [:]
-        for folder in folders {
-            var info = stat()
-            if stat(folder, &info) == 0 { now[folder] = info.st_mtim }
+        if isWatched {
+            guard unreadChange else { return }
+            unreadChange = false
+        } else {
+            guard foldersChanged() else { return }
         }
-        let changed = now.count != seen.count || now.contains { folder, time in
-            seen[folder].map { $0.tv_sec != time.tv_sec || $0.tv_nsec != time.tv_nsec } ?? true
-        }
-        guard changed else { return }
-        seen = now
         byID = [:]
         byProgram = [:]
         for folder in folders.reversed() {
@@ -106,6 +109,20 @@ struct DesktopEntryIndex {
                 }
             }
         }
+    }
+
+    /// Whether a folder's time changed, or a folder came or went, since the last look.
+    private mutating func foldersChanged() -> Bool {
+        var now: [String: timespec] = [:]
+        for folder in folders {
+            var info = stat()
+            if stat(folder, &info) == 0 { now[folder] = info.st_mtim }
+        }
+        let changed = now.count != seen.count || now.contains { folder, time in
+            seen[folder].map { $0.tv_sec != time.tv_sec || $0.tv_nsec != time.tv_nsec } ?? true
+        }
+        seen = now
+        return changed
     }
 
     /// Every entry of one `applications` folder, its subfolders included.

@@ -71,6 +71,10 @@ public final class ServerAdapter: @unchecked Sendable {
     var streamApps: [StreamID: (source: [String?], app: AppIdentity)] = [:]
     /// Recognises apps from their properties, processes and desktop entries.
     var recognizer = AppRecognizer(environment: ProcessInfo.processInfo.environment)
+    /// Reports changes of the desktop-entry folders, so that recognising a stream's app looks at none.
+    private lazy var desktopEntryWatch = FolderWatch(loop: loop, folders: recognizer.entries.folders) { [unowned self] in
+        recognizer.entries.changeReported()
+    }
     /// The default sink and source as the bridge's own connection names them (on PipeWire they can lag
     /// behind the server's; see ``DefaultDeviceCheck``), for moves (see `ServerAdapter+Commands`).
     var connectionDefaults: (sink: String?, source: String?) = (nil, nil)
@@ -104,6 +108,7 @@ public final class ServerAdapter: @unchecked Sendable {
     public func start() {
         stopped = false
         // The desktop entries are read now, not while a call's first stream waits for them.
+        recognizer.entries.isWatched = desktopEntryWatch != nil
         recognizer.entries.refreshIfChanged()
         _ = socketWatch
         connect()
