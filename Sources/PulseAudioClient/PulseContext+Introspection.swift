@@ -2,10 +2,12 @@
 import CPulse
 
 extension PulseContext {
-    private func collect<Item>(_ operation: String, _ completion: @escaping (Result<[Item], PulseError>) -> Void)
-        -> TypedCollector<Item>
+    private func collect<Item>(_ operation: String, _ completion: @escaping (Result<[Item], PulseError>) -> Void,
+                               keys: [String]? = nil) -> TypedCollector<Item>
     {
-        TypedCollector(operation: operation, owner: self, completion)
+        let box = TypedCollector(operation: operation, owner: self, completion)
+        box.keys = keys
+        return box
     }
 
     /// Takes a by-index answer: one item, or nil when the object no longer exists.
@@ -66,35 +68,40 @@ extension PulseContext {
         }, box.userdata))
     }
 
-    /// Every sink-input (`pa_context_get_sink_input_info_list`).
-    public func sinkInputs(_ completion: @escaping (Result<[PulseStream], PulseError>) -> Void) {
-        let box = collect("list sink-inputs", completion)
+    /// Every sink-input (`pa_context_get_sink_input_info_list`). With `keys`, the streams carry only those
+    /// properties (and no string is made for the others); the same for the other stream queries.
+    public func sinkInputs(reading keys: [String]? = nil,
+                           _ completion: @escaping (Result<[PulseStream], PulseError>) -> Void) {
+        let box = collect("list sink-inputs", completion, keys: keys)
         box.start(pa_context_get_sink_input_info_list(pointer, { _, info, eol, userdata in
-            InfoCollector.receive(userdata, eol, info.map { CConversion.stream(sinkInput: $0.pointee) })
+            InfoCollector.receive(userdata, eol) { keys in info.map { CConversion.stream(sinkInput: $0.pointee, keys: keys) } }
         }, box.userdata))
     }
 
     /// One sink-input, or nil if it is gone (`pa_context_get_sink_input_info`).
-    public func sinkInput(_ index: UInt32, _ completion: @escaping (Result<PulseStream?, PulseError>) -> Void) {
-        let box = collect("get sink-input", single(completion))
+    public func sinkInput(_ index: UInt32, reading keys: [String]? = nil,
+                          _ completion: @escaping (Result<PulseStream?, PulseError>) -> Void) {
+        let box = collect("get sink-input", single(completion), keys: keys)
         box.start(pa_context_get_sink_input_info(pointer, index, { _, info, eol, userdata in
-            InfoCollector.receive(userdata, eol, info.map { CConversion.stream(sinkInput: $0.pointee) })
+            InfoCollector.receive(userdata, eol) { keys in info.map { CConversion.stream(sinkInput: $0.pointee, keys: keys) } }
         }, box.userdata))
     }
 
     /// Every source-output (`pa_context_get_source_output_info_list`).
-    public func sourceOutputs(_ completion: @escaping (Result<[PulseStream], PulseError>) -> Void) {
-        let box = collect("list source-outputs", completion)
+    public func sourceOutputs(reading keys: [String]? = nil,
+                              _ completion: @escaping (Result<[PulseStream], PulseError>) -> Void) {
+        let box = collect("list source-outputs", completion, keys: keys)
         box.start(pa_context_get_source_output_info_list(pointer, { _, info, eol, userdata in
-            InfoCollector.receive(userdata, eol, info.map { CConversion.stream(sourceOutput: $0.pointee) })
+            InfoCollector.receive(userdata, eol) { keys in info.map { CConversion.stream(sourceOutput: $0.pointee, keys: keys) } }
         }, box.userdata))
     }
 
     /// One source-output, or nil if it is gone (`pa_context_get_source_output_info`).
-    public func sourceOutput(_ index: UInt32, _ completion: @escaping (Result<PulseStream?, PulseError>) -> Void) {
-        let box = collect("get source-output", single(completion))
+    public func sourceOutput(_ index: UInt32, reading keys: [String]? = nil,
+                             _ completion: @escaping (Result<PulseStream?, PulseError>) -> Void) {
+        let box = collect("get source-output", single(completion), keys: keys)
         box.start(pa_context_get_source_output_info(pointer, index, { _, info, eol, userdata in
-            InfoCollector.receive(userdata, eol, info.map { CConversion.stream(sourceOutput: $0.pointee) })
+            InfoCollector.receive(userdata, eol) { keys in info.map { CConversion.stream(sourceOutput: $0.pointee, keys: keys) } }
         }, box.userdata))
     }
 

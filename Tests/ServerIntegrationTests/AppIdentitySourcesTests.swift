@@ -141,17 +141,12 @@ struct AppIdentitySourcesTests {
         func reports() async throws -> Int { try await loop.run { box.reports } }
         #expect(try await entry(AppIdentity(name: "x", binary: "tunes"))?.id == "org.example.Tunes")
         try write(system, "chatter.desktop", "chatter", "Chat;")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try await reports() == 0 {
-            guard ContinuousClock.now < deadline else { Issue.record("no report of the new entry"); return }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil("the report of the new entry") { try await reports() > 0 }
         #expect(try await entry(AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try write(home, "org.example.Tunes.desktop", "tunes", "Game;")
-        while try await entry(AppIdentity(name: "x", desktopID: "org.example.Tunes"))?.categories != ["Game"] {
-            guard ContinuousClock.now < deadline else { Issue.record("the folder made later was not read"); return }
-            try await Task.sleep(for: .milliseconds(5))
+        try await waitUntil("the entry in the folder made later") {
+            try await entry(AppIdentity(name: "x", desktopID: "org.example.Tunes"))?.categories == ["Game"]
         }
         // Without a report the folders are not looked at: an entry written with the watch gone is not seen.
         try await loop.run { box.watch = nil }

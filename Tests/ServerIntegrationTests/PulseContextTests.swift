@@ -38,6 +38,47 @@ struct PulseContextTests {
         loop.perform { contextBox.items[0].disconnect() }
     }
 
+    @Test("a stream query that names its keys reads only those properties; without, it reads them all",
+          arguments: SoundServerKind.allCases)
+    func streamQueryReadsNamedKeys(kind: SoundServerKind) async throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        try server.play(app: "keys-app", role: "music", properties: ["audiosession.token": "t-1"])
+        let loop = try PulseLoop()
+        loop.start()
+        defer { loop.stop() }
+        let contextBox = Recorder<PulseContext>()
+        let ready = Recorder<Bool>()
+        loop.perform {
+            let context = try! PulseContext(loop: loop, name: "keys-test")
+            contextBox.append(context)
+            context.onStateChange = { if $0 == .ready { ready.append(true) } }
+            try! context.connect(server: server.address)
+        }
+        try waitUntil("the connection") { !ready.items.isEmpty }
+        let context = contextBox.items[0]
+        defer { loop.perform { context.disconnect() } }
+        func streams(reading keys: [String]?) async throws -> [PulseStream] {
+            try await withCheckedThrowingContinuation { continuation in
+                loop.perform { context.sinkInputs(reading: keys) { continuation.resume(with: $0) } }
+            }
+        }
+        try await waitUntil("the stream") {
+            try await streams(reading: nil).contains { $0.properties["application.name"] == "keys-app" }
+        }
+        let all = try await streams(reading: nil).filter { $0.properties["application.name"] == "keys-app" }
+        #expect(all[0].properties.count > 3, "every property: \(all[0].properties.keys.sorted())")
+        let named = try await streams(reading: ["media.role", "audiosession.token", "no.such.key"])
+        let stream = try #require(named.first { $0.index == all[0].index })
+        #expect(stream.properties == ["media.role": "music", "audiosession.token": "t-1"])
+        #expect(stream.mute == all[0].mute && stream.volume == all[0].volume && stream.client == all[0].client)
+        let index = all[0].index
+        let one = try await withCheckedThrowingContinuation { continuation in
+            loop.perform { context.sinkInput(index, reading: ["media.role"]) { continuation.resume(with: $0) } }
+        }
+        #expect(one?.properties == ["media.role": "music"])
+    }
+
     /// A reference that does not keep its object.
     struct Weak<Object: AnyObject>: @unchecked Sendable {
         weak var value: Object?

@@ -87,10 +87,10 @@ extension ServerAdapter {
         }
     }
 
-    func streamArrived(_ reported: PulseStream, askedAt: UInt64) {
+    /// A stream read with ``ServerTranslation/streamKeysRead``.
+    func streamArrived(_ stream: PulseStream, askedAt: UInt64) {
         // The bridge's own peak monitors are not apps.
-        guard reported.properties[SoundWatch.marker] == nil else { return }
-        let stream = ServerTranslation.trimmed(reported)
+        guard stream.properties[SoundWatch.marker] == nil else { return }
         let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
         guard !order.isStale(facility, stream.index, askedAt: askedAt) else { return }
         let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]

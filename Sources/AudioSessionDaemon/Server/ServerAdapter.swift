@@ -231,10 +231,10 @@ public final class ServerAdapter: @unchecked Sendable {
         context.clients(group.track { [unowned self] (items: [PulseClientInfo]) in
             items.forEach { self.clientArrived($0, askedAt: started) }
         })
-        context.sinkInputs(group.track { [unowned self] (items: [PulseStream]) in
+        context.sinkInputs(reading: ServerTranslation.streamKeysRead, group.track { [unowned self] (items: [PulseStream]) in
             items.forEach { self.streamArrived($0, askedAt: started) }
         })
-        context.sourceOutputs(group.track { [unowned self] (items: [PulseStream]) in
+        context.sourceOutputs(reading: ServerTranslation.streamKeysRead, group.track { [unowned self] (items: [PulseStream]) in
             items.forEach { self.streamArrived($0, askedAt: started) }
         })
         group.seal()
@@ -332,12 +332,12 @@ public final class ServerAdapter: @unchecked Sendable {
                 answered()
             }
         case .sinkInput:
-            context.sinkInput(change.index) { [unowned self] in
+            context.sinkInput(change.index, reading: ServerTranslation.streamKeysRead) { [unowned self] in
                 if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
                 answered()
             }
         case .sourceOutput:
-            context.sourceOutput(change.index) { [unowned self] in
+            context.sourceOutput(change.index, reading: ServerTranslation.streamKeysRead) { [unowned self] in
                 if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
                 answered()
             }

@@ -34,12 +34,9 @@ enum ServerTranslation {
         "module-stream-restore.id", "application.process.id", "pipewire.sec.pid", "media.name",
     ]
 
-    /// The stream with only the properties the bridge reads.
-    static func trimmed(_ stream: PulseStream) -> PulseStream {
-        var stream = stream
-        stream.properties = stream.properties.filter { streamPropertyKeys.contains($0.key) }
-        return stream
-    }
+    /// The properties the bridge's stream queries read (``streamPropertyKeys`` and the mark of its
+    /// own peak monitors): only those are made into strings, and only those are kept.
+    static let streamKeysRead = Array(streamPropertyKeys) + [SoundWatch.marker]
 
     /// The process id of a stream or client: PipeWire's `pipewire.sec.pid` (which the server vouches
     /// for) where present, else the client-declared `application.process.id`.

@@ -47,10 +47,17 @@ enum CConversion {
         return map
     }
 
-    /// `pa_proplist` → dictionary (`pa_proplist_iterate`, `pa_proplist_gets`).
-    static func properties(_ list: OpaquePointer?) -> [String: String] {
+    /// `pa_proplist` → dictionary (`pa_proplist_iterate`, `pa_proplist_gets`); with `keys`, only those
+    /// keys are read (`pa_proplist_gets` each), and no string is made for the others.
+    static func properties(_ list: OpaquePointer?, keys: [String]? = nil) -> [String: String] {
         guard let list else { return [:] }
         var result: [String: String] = [:]
+        if let keys {
+            for key in keys {
+                if let value = pa_proplist_gets(list, key) { result[key] = String(cString: value) }
+            }
+            return result
+        }
         var state: UnsafeMutableRawPointer?
         while let key = pa_proplist_iterate(list, &state) {
             if let value = pa_proplist_gets(list, key) { result[String(cString: key)] = String(cString: value) }
@@ -81,20 +88,20 @@ enum CConversion {
     }
 
     /// A sink-input or source-output, from either C structure.
-    static func stream<Info: CStreamInfo>(_ info: Info, isSinkInput: Bool, device: UInt32) -> PulseStream {
+    static func stream<Info: CStreamInfo>(_ info: Info, isSinkInput: Bool, device: UInt32, keys: [String]?) -> PulseStream {
         PulseStream(
             isSinkInput: isSinkInput, index: info.index, name: string(info.name) ?? "", client: index(info.client),
             ownerModule: index(info.owner_module), device: device, corked: info.corked != 0, mute: info.mute != 0,
             volume: volume(info.volume), hasVolume: info.has_volume != 0, channelNames: channelNames(info.channel_map),
-            properties: properties(info.proplist))
+            properties: properties(info.proplist, keys: keys))
     }
 
-    static func stream(sinkInput info: pa_sink_input_info) -> PulseStream {
-        stream(info, isSinkInput: true, device: info.sink)
+    static func stream(sinkInput info: pa_sink_input_info, keys: [String]? = nil) -> PulseStream {
+        stream(info, isSinkInput: true, device: info.sink, keys: keys)
     }
 
-    static func stream(sourceOutput info: pa_source_output_info) -> PulseStream {
-        stream(info, isSinkInput: false, device: info.source)
+    static func stream(sourceOutput info: pa_source_output_info, keys: [String]? = nil) -> PulseStream {
+        stream(info, isSinkInput: false, device: info.source, keys: keys)
     }
 
     static func card(_ info: pa_card_info) -> PulseCard {

@@ -79,7 +79,17 @@ final class IndexBox: OwedAnswer {
 
 /// Collects the items of an info-list callback until its end.
 class InfoCollector: OwedAnswer {
+    /// The only properties to read from the items, when the request names them.
+    var keys: [String]?
+
     func add(_ item: Any) {}
+
+    /// As ``receive(_:_:_:)``, with the item made with the properties the request reads.
+    static func receive(_ userdata: UnsafeMutableRawPointer?, _ eol: Int32, making make: (_ keys: [String]?) -> Any?) {
+        guard eol == 0 else { return receive(userdata, eol, nil) }
+        let collector = Unmanaged<InfoCollector>.fromOpaque(userdata!).takeUnretainedValue()
+        receive(userdata, eol, make(collector.keys))
+    }
 
     /// Called by each C callback with `eol` and the converted item (if any).
     static func receive(_ userdata: UnsafeMutableRawPointer?, _ eol: Int32, _ item: Any?) {
