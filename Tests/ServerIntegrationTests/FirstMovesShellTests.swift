@@ -49,4 +49,37 @@ struct FirstMovesShellTests {
         #expect(seen.filter { $0 == "mute \(music) true" }.count == 1, "\(seen)")
         #expect(bridge.engine.userLevels(of: music)?.mute == false, "the bridge's mute is not taken for the user's")
     }
+    @Test("the bridge's stop is not held behind a call's first moves: it undoes them at once",
+          arguments: SoundServerKind.allCases)
+    func stopDuringHeadStart(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind, engine: PolicyEngine(policies: DefaultPolicies.set))
+        defer { bridge.stop() }
+        _ = try bridge.server.play(app: "Music", role: "music")
+        let music = try bridge.stream(of: "Music")
+        try waitUntil("the engine to decide ahead") { bridge.engine.firstMovesAreReady }
+        let order = Recorder<String>()
+        bridge.onLoop { core in
+            var stopping = false
+            core.observeActions { action in
+                guard case .setStreamVolume(let id, _, _) = action, id == music else { return }
+                order.append("volume")
+                // The first move for the music: the stop comes while the call's step has its head start.
+                guard !stopping else { return }
+                stopping = true
+                core.loop.perform {
+                    order.append("stop")
+                    core.send(.shutdown)
+                    order.append("stop handled")
+                }
+            }
+        }
+        _ = try bridge.server.play(app: "Phone", role: "phone")
+        try waitUntil("the stop to be handled") { order.items.contains("stop handled") }
+        let seen = order.items
+        let stop = try #require(seen.firstIndex(of: "stop"))
+        #expect(seen[stop...].dropFirst().first == "volume", "the music's level is put back within the stop: \(seen)")
+        try waitUntil("the music at the user's level") {
+            try bridge.server.reportedStream(index: music.index).map { !$0.mute && $0.volume.values.allSatisfy { $0 >= 0x10000 } } == true
+        }
+    }
 }
