@@ -4,13 +4,15 @@ import PulseAudioClient
 
 /// Watches folders with inotify and calls `changed` on the loop thread when an entry of one is made,
 /// removed, renamed or written. A folder that does not exist yet is watched through its nearest
-/// existing ancestor, and itself once it is made (which counts as a change).
+/// existing ancestor, where only the making of the next folder on its path counts (the ancestor may be
+/// a busy folder), and itself once it is made (which counts as a change).
 final class FolderWatch {
     private let fd: Int32
     private let folders: [String]
     private var watch: PulseIOWatch?
-    /// The watched paths by their watch descriptors.
-    private var watched: [Int32: String] = [:]
+    /// The watched folders by their watch descriptors; for an ancestor, the names on the paths to
+    /// the missing folders below it.
+    private var watched: [Int32: (path: String, awaited: Set<String>?)] = [:]
     private let changed: () -> Void
 
     static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
@@ -24,8 +26,7 @@ final class FolderWatch {
         self.changed = changed
         rewatch()
         watch = PulseIOWatch(loop: loop, fd: fd, readable: true, writable: false) { [unowned self] _, _ in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while read(fd, &buffer, buffer.count) > 0 {}
+            guard readEvents() else { return }
             rewatch()
             self.changed()
         }
@@ -36,23 +37,50 @@ final class FolderWatch {
         close(fd)
     }
 
-    /// Watches each folder that exists, and the nearest existing ancestor of each that does not.
-    private func rewatch() {
-        var wanted: [String: UInt32] = [:]
-        for folder in folders {
-            if Self.isFolder(folder) {
-                wanted[folder, default: 0] |= Self.folderMask
-            } else if let ancestor = Self.nearestExistingAncestor(of: folder) {
-                wanted[ancestor, default: 0] |= Self.ancestorMask
+    /// Reads every pending event; whether one counts: any in a watched folder, and in an ancestor only
+    /// the making of a name it awaits.
+    private func readEvents() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var counts = false
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let (descriptor, length, name) = buffer.withUnsafeBytes { raw -> (Int32, Int, String) in
+                    let header = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    let start = offset + MemoryLayout<inotify_event>.size
+                    let bytes = raw[start..<min(start + Int(header.len), count)].prefix { $0 != 0 }
+                    return (header.wd, Int(header.len), String(decoding: bytes, as: UTF8.self))
+                }
+                if let awaited = watched[descriptor]?.awaited { counts = counts || awaited.contains(name) } else { counts = true }
+                offset += MemoryLayout<inotify_event>.size + length
             }
         }
-        for (descriptor, path) in watched where wanted[path] == nil {
+        return counts
+    }
+
+    /// Watches each folder that exists, and the nearest existing ancestor of each that does not.
+    private func rewatch() {
+        var existing: Set<String> = []
+        var ancestors: [String: Set<String>] = [:]
+        for folder in folders {
+            if Self.isFolder(folder) {
+                existing.insert(folder)
+            } else if let (ancestor, next) = Self.nearestExistingAncestor(of: folder) {
+                ancestors[ancestor, default: []].insert(next)
+            }
+        }
+        // A folder watched for itself counts whole, also when it is the ancestor of another.
+        var wanted: [String: Set<String>?] = ancestors.mapValues { $0 }
+        for folder in existing { wanted[folder] = .some(nil) }
+        for (descriptor, entry) in watched where wanted[entry.path] == nil {
             inotify_rm_watch(fd, descriptor)
             watched[descriptor] = nil
         }
-        for (path, mask) in wanted {
-            let descriptor = inotify_add_watch(fd, path, mask)
-            if descriptor >= 0 { watched[descriptor] = path }
+        for (path, awaited) in wanted {
+            let descriptor = inotify_add_watch(fd, path, awaited == nil ? Self.folderMask : Self.ancestorMask)
+            if descriptor >= 0 { watched[descriptor] = (path, awaited) }
         }
     }
 
@@ -61,12 +89,12 @@ final class FolderWatch {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func nearestExistingAncestor(of path: String) -> String? {
+    /// The nearest existing ancestor of `path`, and the name below it on the way to `path`.
+    static func nearestExistingAncestor(of path: String) -> (String, String)? {
         var parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        while !parts.isEmpty {
-            parts.removeLast()
+        while let last = parts.popLast() {
             let ancestor = "/" + parts.joined(separator: "/")
-            if isFolder(ancestor) { return ancestor }
+            if isFolder(ancestor) { return (ancestor, String(last)) }
         }
         return nil
     }
