@@ -58,25 +58,24 @@ struct PulseContextTests {
         try waitUntil("the connection") { !ready.items.isEmpty }
         let context = contextBox.items[0]
         defer { loop.perform { context.disconnect() } }
-        func streams(reading keys: [String]?) async throws -> [PulseStream] {
+        let index = try server.reportedStream(of: "keys-app", timeout: .seconds(20)).index
+        func stream(reading keys: [String]?) async throws -> PulseStream? {
             try await withCheckedThrowingContinuation { continuation in
-                loop.perform { context.sinkInputs(reading: keys) { continuation.resume(with: $0) } }
+                loop.perform { context.sinkInput(index, reading: keys) { continuation.resume(with: $0) } }
             }
         }
-        try await waitUntil("the stream") {
-            try await streams(reading: nil).contains { $0.properties["application.name"] == "keys-app" }
+        func listed(reading keys: [String]?) async throws -> PulseStream? {
+            try await withCheckedThrowingContinuation { continuation in
+                loop.perform { context.sinkInputs(reading: keys) { continuation.resume(with: $0.map { $0.first { $0.index == index } }) } }
+            }
         }
-        let all = try await streams(reading: nil).filter { $0.properties["application.name"] == "keys-app" }
-        #expect(all[0].properties.count > 3, "every property: \(all[0].properties.keys.sorted())")
-        let named = try await streams(reading: ["media.role", "audiosession.token", "no.such.key"])
-        let stream = try #require(named.first { $0.index == all[0].index })
-        #expect(stream.properties == ["media.role": "music", "audiosession.token": "t-1"])
-        #expect(stream.mute == all[0].mute && stream.volume == all[0].volume && stream.client == all[0].client)
-        let index = all[0].index
-        let one = try await withCheckedThrowingContinuation { continuation in
-            loop.perform { context.sinkInput(index, reading: ["media.role"]) { continuation.resume(with: $0) } }
-        }
-        #expect(one?.properties == ["media.role": "music"])
+        let all = try #require(try await stream(reading: nil))
+        #expect(all.properties["application.name"] == "keys-app" && all.properties.count > 3,
+                "every property: \(all.properties.keys.sorted())")
+        let keys = ["media.role", "audiosession.token", "no.such.key"]
+        #expect(try await stream(reading: keys)?.properties == ["media.role": "music", "audiosession.token": "t-1"])
+        #expect(try await listed(reading: keys)?.properties == ["media.role": "music", "audiosession.token": "t-1"])
+        #expect(try await listed(reading: keys)?.client == all.client, "the rest of the stream is read as ever")
     }
 
     /// A reference that does not keep its object.
