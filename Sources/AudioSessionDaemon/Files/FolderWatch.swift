@@ -40,24 +40,10 @@ final class FolderWatch {
     /// Reads every pending event; whether one counts: any in a watched folder, and in an ancestor only
     /// the making of a name it awaits.
     private func readEvents() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var counts = false
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { break }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (descriptor, length, name) = buffer.withUnsafeBytes { raw -> (Int32, Int, String) in
-                    let header = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    let start = offset + MemoryLayout<inotify_event>.size
-                    let bytes = raw[start..<min(start + Int(header.len), count)].prefix { $0 != 0 }
-                    return (header.wd, Int(header.len), String(decoding: bytes, as: UTF8.self))
-                }
-                if let awaited = watched[descriptor]?.awaited { counts = counts || awaited.contains(name) } else { counts = true }
-                offset += MemoryLayout<inotify_event>.size + length
-            }
+        InotifyEvents.drain(fd).reduce(false) { counts, event in
+            guard let awaited = watched[event.watch]?.awaited else { return true }
+            return counts || awaited.contains(event.name)
         }
-        return counts
     }
 
     /// Watches each folder that exists, and the nearest existing ancestor of each that does not.

@@ -4,15 +4,15 @@ import PulseAudioClient
 /// Watches the policy folders and calls `changed` (on the loop thread) once edits have settled for
 /// 200 ms, so that an editor's several writes make one reload.
 final class PolicyWatcher {
-    private var watch: FolderWatch?
+    private let watch: FolderWatch
     private let settle: PulseTimer
 
     init?(loop: PulseLoop, folders: [String], changed: @escaping () -> Void) {
         let settle = PulseTimer(loop: loop, changed)
-        self.settle = settle
         guard let watch = FolderWatch(loop: loop, folders: folders, changed: { settle.arm(after: .milliseconds(200)) }) else {
             return nil
         }
+        self.settle = settle
         self.watch = watch
     }
 }

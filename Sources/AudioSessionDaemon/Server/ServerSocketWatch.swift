@@ -58,23 +58,10 @@ final class ServerSocketWatch {
     /// Reads every pending event; the socket's name made in its folder is a server back. The folder made
     /// again is watched again (and a socket already in it counts).
     private func readEvents() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var socketMade = false
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { break }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (length, name) = buffer.withUnsafeBytes { raw -> (Int, String) in
-                    let header = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    let start = offset + MemoryLayout<inotify_event>.size
-                    let bytes = raw[start..<min(start + Int(header.len), count)].prefix { $0 != 0 }
-                    return (Int(header.len), String(decoding: bytes, as: UTF8.self))
-                }
-                if name == socketName { socketMade = true }
-                if name == folderName, watchFolder(), access(folder + "/" + socketName, F_OK) == 0 { socketMade = true }
-                offset += MemoryLayout<inotify_event>.size + length
-            }
+        for event in InotifyEvents.drain(fd) {
+            if event.name == socketName { socketMade = true }
+            if event.name == folderName, watchFolder(), access(folder + "/" + socketName, F_OK) == 0 { socketMade = true }
         }
         if socketMade { appeared() }
     }
