@@ -236,11 +236,15 @@ extension PolicyEngine {
 
     // MARK: What the server reports back
 
-    /// Takes a stream's reported levels: ours landing, stale, or the user's own change.
-    mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels) {
+    /// Takes a stream's reported levels: ours landing, stale, or the user's own change. A change
+    /// reported by a question older than the bridge's last command (`precedingCommand`), while that
+    /// command's level is still awaited, was made before it: it moves the user's level under the
+    /// effects, which stay, instead of overriding them.
+    mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels, precedingCommand: Bool = false) {
         let remembered = absorbServerMemory(id, reported)
         guard var stream = streams[id] else { return }
         var userChanged = false
+        var baseChanged = false
         var staleCommandLanded = false
         if let index = stream.expectedVolumes.firstIndex(of: reported.volume) {
             stream.expectedVolumes.removeFirst(index + 1)
@@ -252,13 +256,17 @@ extension PolicyEngine {
             && !(reported.volume == stream.confirmed.volume && !stream.expectedVolumes.isEmpty)
         {
             stream.user.volume = reported.volume
-            stream.applied.volume = reported.volume
-            stream.lateVolumes = stream.expectedVolumes
-            stream.expectedVolumes = []
-            stream.overriddenDucks.formUnion(stream.duckCauses.keys)
-            stream.duckCauses = [:]
-            if stream.fade?.muteThenSet == nil { stream.fade = nil }
-            userChanged = true
+            if precedingCommand && !stream.expectedVolumes.isEmpty {
+                baseChanged = true
+            } else {
+                stream.applied.volume = reported.volume
+                stream.lateVolumes = stream.expectedVolumes
+                stream.expectedVolumes = []
+                stream.overriddenDucks.formUnion(stream.duckCauses.keys)
+                stream.duckCauses = [:]
+                if stream.fade?.muteThenSet == nil { stream.fade = nil }
+                userChanged = true
+            }
         }
         if let index = stream.expectedMutes.firstIndex(of: reported.mute) {
             stream.expectedMutes.removeFirst(index + 1)
@@ -266,25 +274,33 @@ extension PolicyEngine {
             && !(reported.mute == stream.confirmed.mute && !stream.expectedMutes.isEmpty)
         {
             stream.user.mute = reported.mute
-            stream.applied.mute = reported.mute
-            stream.expectedMutes = []
-            if !reported.mute {
-                stream.overriddenMutes.formUnion(stream.muteCauses)
-                stream.muteCauses = []
-                stream.fade = nil
+            if precedingCommand && !stream.expectedMutes.isEmpty {
+                baseChanged = true
+            } else {
+                stream.applied.mute = reported.mute
+                stream.expectedMutes = []
+                if !reported.mute {
+                    stream.overriddenMutes.formUnion(stream.muteCauses)
+                    stream.muteCauses = []
+                    stream.fade = nil
+                }
+                userChanged = true
             }
-            userChanged = true
         }
         stream.confirmed = reported
-        if userChanged, var entry = stream.journaled {
+        if userChanged || baseChanged, var entry = stream.journaled {
             entry.original = stream.user
             entry.applied = stream.target
             stream.journaled = entry
             emit(.journalWrite(entry))
         }
+        let fadeLeft = stream.fade.map { ($0.start + $0.duration).since(now) } ?? .zero
         streams[id] = stream
         if userChanged {
             reconcile(id, fade: .zero, why: "the user changed the stream's levels")
+        } else if baseChanged {
+            reconcile(id, fade: fadeLeft,
+                      why: "the user changed the stream's levels just before the bridge's command; its effects stand on the new level")
         } else if staleCommandLanded {
             reconcile(id, fade: .zero, why: "a volume the bridge had sent landed after the user's change; the user's level stands")
         } else if remembered {

@@ -125,7 +125,7 @@ extension PolicyEngine {
         {
             join(info.id, sessionID)
         }
-        absorbReportedLevels(info.id, info.levels)
+        absorbReportedLevels(info.id, info.levels, precedingCommand: info.levelsPrecedeLastCommand)
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
             return
         }

@@ -140,6 +140,10 @@ public struct StreamInfo: Hashable, Sendable {
     public var restoreKey: String?
     /// `media.name`: what the app calls the stream (a call engine names itself there).
     public var mediaName: String?
+    /// Whether the server was asked for these levels before the bridge's last command to the stream
+    /// went out. They are then older than that command, which the server has carried out since: a
+    /// change among them was made before the bridge's command, not over it.
+    public var levelsPrecedeLastCommand = false
 
     public init(
         id: StreamID, app: AppIdentity, role: String? = nil, token: String? = nil, processChain: [Int32] = [],

@@ -228,3 +228,26 @@ extension DuckingTests {
         #expect(scene.journal.isEmpty)
     }
 }
+
+extension DuckingTests {
+    @Test("a user's change made just before the duck, reported after its first step, is the level the duck stands on")
+    func userChangeJustBeforeTheDuck() {
+        var (scene, _, stream, navigation) = musicAndNavigation()
+        scene.holdReports = true
+        scene.setActive(navigation, true)  // the fade's first step goes out; its report waits
+        // The server was asked about the user's change before the step went out; the answer says so.
+        var userReport = scene.serverStreams[stream]!
+        userReport.volume = ChannelVolumes(channels: 2, value: 0x8000)
+        userReport.levelsPrecedeLastCommand = true
+        scene.send(.streamChanged(userReport))
+        scene.holdReports = false
+        scene.deliverReports()
+        scene.settle()
+        #expect(scene.volume(stream) == UInt32(Double(0x8000) * 0.2), "ducked from the user's new level")
+        #expect(scene.engine.userLevels(of: stream)?.volume.values == [0x8000, 0x8000])
+        scene.setActive(navigation, false)
+        scene.settle()
+        #expect(scene.volume(stream) == 0x8000)
+        #expect(scene.journal.isEmpty)
+    }
+}

@@ -69,8 +69,7 @@ struct BridgeEndToEndTests {
         let musicApp = try scenario.client(), navApp = try scenario.client()
         let music = try scenario.session(musicApp, "music", "playback")
         let stream = try scenario.play("music", token: music.token, in: music.path, observer: musicApp)
-        try scenario.server.pactl(["set-sink-input-volume", "\(stream.index)", "\(0xC000)"])
-        try waitUntil("the user's volume") { try scenario.volume(stream) == ["front-left": 0xC000, "front-right": 0xC000] }
+        try scenario.userSetsVolume(stream, 0xC000, observer: musicApp)
         let nav = try scenario.session(navApp, "navigation", "playback", mode: "voicePrompt", options: ["duckOthers"])
         let ducked = UInt32(Double(0xC000) * 0.2)
         try waitUntil("the duck") { try scenario.volume(stream) == ["front-left": ducked, "front-right": ducked] }
@@ -79,8 +78,7 @@ struct BridgeEndToEndTests {
 
         try navApp.setActive(nav.path, true)
         try waitUntil("the duck again") { try scenario.volume(stream) == ["front-left": ducked, "front-right": ducked] }
-        try scenario.server.pactl(["set-sink-input-volume", "\(stream.index)", "\(0x7000)"])
-        try waitUntil("the user's change") { try scenario.volume(stream) == ["front-left": 0x7000, "front-right": 0x7000] }
+        try scenario.userSetsVolume(stream, 0x7000, observer: musicApp)
         try navApp.setActive(nav.path, false)
         // The unduck must not take the user's new volume away. The bridge decides that in the same step
         // as the deactivation: once that is logged, only the first cycle's unduck may stand in the log.

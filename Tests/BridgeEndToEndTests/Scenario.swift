@@ -32,9 +32,19 @@ final class Scenario: BridgedServer, @unchecked Sendable {
         let song = try play("music", token: music.token, in: music.path, observer: app)
         let game = try session(app, "game", "ambient")
         let effects = try play("game", token: game.token, in: game.path, observer: app)
-        try server.pactl(["set-sink-input-volume", "\(effects.index)", "\(gameVolume)"])
-        try waitUntil("the user's volume") { try volume(effects) == ["front-left": gameVolume, "front-right": gameVolume] }
+        try userSetsVolume(effects, gameVolume, observer: app)
         return (music, song, effects)
+    }
+
+    /// Sets a stream's volume as a user would, with pactl, and waits until the bridge has heard of it.
+    /// A command of the bridge's sent before it hears of the change would overwrite it at the server
+    /// (docs/limits.md), so a test that means the user's change to come first waits for it.
+    func userSetsVolume(_ stream: ReportedStream, _ value: UInt32, observer: BusClient) throws {
+        try server.pactl(["set-sink-input-volume", "\(stream.index)", "\(value)"])
+        try waitUntil("the user's volume") { try volume(stream) == ["front-left": value, "front-right": value] }
+        try waitUntil("the bridge to hear of the user's volume") {
+            (try bridgeView(of: stream.index, observer)?["volume"] as? [Int]) == [Int(value), Int(value)]
+        }
     }
 
     /// The manager's `Snapshot()`, parsed.

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 import PulseAudioClient
 
-/// Orders the adapter's queries and the server's removals, so that a late answer never brings back an
-/// object removed after the query was sent. Every query and removal takes the next serial; an answer is
-/// stale when its object was removed at a later serial than its query's.
+/// Orders the adapter's queries, its commands to streams and the server's removals on the one
+/// connection, which the server answers in order. A late answer never brings back an object removed
+/// after the query was sent, and an answer older than a command to its stream says so. Every query,
+/// command and removal takes the next serial; an answer is stale when its object was removed at a
+/// later serial than its query's.
 struct QueryOrder {
     private var serial: UInt64 = 0
     private var removedAt: [PulseFacility: [UInt32: UInt64]] = [:]
+    /// The serial of the last command sent to each stream while queries were out.
+    private var commandedAt: [PulseFacility: [UInt32: UInt64]] = [:]
     /// The serials of the queries not answered yet, oldest first. A removal older than all of them can
     /// no longer make an answer stale, so it is forgotten (else every object ever removed stays here).
     private var queriesInFlight: [UInt64] = []
@@ -29,7 +33,11 @@ struct QueryOrder {
     /// The query's answer was taken in: removals older than every query still out are forgotten.
     mutating func queryAnswered(_ asked: UInt64) {
         if let position = queriesInFlight.firstIndex(of: asked) { queriesInFlight.remove(at: position) }
-        guard let oldest = queriesInFlight.first else { return removedAt.removeAll(keepingCapacity: true) }
+        guard let oldest = queriesInFlight.first else {
+            removedAt.removeAll(keepingCapacity: true)
+            commandedAt.removeAll(keepingCapacity: true)
+            return
+        }
         guard removedAt.values.reduce(0, { $0 + $1.count }) > Self.removalsKeptBeforePruning else { return }
         for facility in removedAt.keys { removedAt[facility] = removedAt[facility]?.filter { $0.value > oldest } }
     }
@@ -37,6 +45,21 @@ struct QueryOrder {
     /// The server removed an object.
     mutating func removed(_ facility: PulseFacility, _ index: UInt32) {
         removedAt[facility, default: [:]][index] = nextSerial()
+        commandedAt[facility]?[index] = nil
+    }
+
+    /// A command to a stream's levels (its volume or mute) is about to be sent. Only an answer to a
+    /// query already out can be older than it, so none is remembered while no query is out.
+    mutating func commandSent(_ facility: PulseFacility, _ index: UInt32) {
+        let sent = nextSerial()
+        guard !queriesInFlight.isEmpty else { return }
+        commandedAt[facility, default: [:]][index] = sent
+    }
+
+    /// Whether a command to the stream was sent after the query that returned it: the answer tells
+    /// how the stream was before the command, which the server has carried out since.
+    func commandFollowed(_ facility: PulseFacility, _ index: UInt32, askedAt: UInt64) -> Bool {
+        (commandedAt[facility]?[index] ?? 0) > askedAt
     }
 
     /// Whether the object was removed after the query that returned it was sent.

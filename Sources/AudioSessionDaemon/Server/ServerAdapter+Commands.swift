@@ -19,9 +19,11 @@ extension ServerAdapter {
         }
         switch action {
         case .setStreamMute(let id, let mute, _):
+            commandSent(to: id)
             if id.direction == .output { context.setSinkInputMute(id.index, mute, done) }
             else { context.setSourceOutputMute(id.index, mute, done) }
         case .setStreamVolume(let id, let volume, _):
+            commandSent(to: id)
             if id.direction == .output { context.setSinkInputVolume(id.index, volume.values, done) }
             else { context.setSourceOutputVolume(id.index, volume.values, done) }
         case .moveStream(let id, let device, _):
@@ -42,6 +44,11 @@ extension ServerAdapter {
         default:
             break
         }
+    }
+
+    /// Notes a command to a stream's levels in the connection's order, so that an answer older than it is known.
+    private func commandSent(to id: StreamID) {
+        order.commandSent(id.direction == .output ? .sinkInput : .sourceOutput, id.index)
     }
 
     /// Moves a stream. pipewire-pulse takes a move to the default device as "follow the default"

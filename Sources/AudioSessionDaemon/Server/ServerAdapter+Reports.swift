@@ -99,7 +99,8 @@ extension ServerAdapter {
         guard previous != stream, stream.client != nil else { return }
         if let previous, previous.device != stream.device { checkDefaultsOnPipeWire() }
         let process = process(of: stream)
-        let info = ServerTranslation.stream(stream, app: app(of: stream, process: process), process: process)
+        var info = ServerTranslation.stream(stream, app: app(of: stream, process: process), process: process)
+        info.levelsPrecedeLastCommand = order.commandFollowed(facility, stream.index, askedAt: askedAt)
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
 
