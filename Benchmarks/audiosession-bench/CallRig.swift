@@ -16,10 +16,27 @@ enum Silencer: CustomStringConvertible {
     /// No bridge: a process of its own, asleep until the server tells it of the call, mutes the music
     /// when it sees the call, as any silencer outside the server and outside the app (the floor).
     case muterProcess
+    /// As ``muterProcess``, but the process lowers the music's volume instead of muting it, as the first
+    /// step of a fade does: what the server itself takes for a volume change, against a mute.
+    case lowererProcess
     /// No bridge: WirePlumber 0.5's role-based policy with its example role sinks (PipeWire 1.4). A
     /// Communication stream corks the Multimedia role, which WirePlumber does by unlinking the music
     /// from its role sink: a client sees the music's sink-input lose its sink.
     case wirePlumberRoles
+
+    /// Whether the silencer is a process of its own (the floor, or its volume-lowering twin).
+    var isProcessOfItsOwn: Bool {
+        switch self {
+        case .muterProcess, .lowererProcess: true
+        default: false
+        }
+    }
+
+    /// Whether the silencer lowers the volume instead of muting.
+    var isLowering: Bool {
+        if case .lowererProcess = self { return true }
+        return false
+    }
 
     var description: String {
         switch self {
@@ -27,6 +44,7 @@ enum Silencer: CustomStringConvertible {
         case .roleCork: "module-role-cork"
         case .clientMutes: "a client muting the streams itself"
         case .muterProcess: "a process of its own muting the streams"
+        case .lowererProcess: "a process of its own lowering the streams' volume"
         case .wirePlumberRoles: "WirePlumber 0.5's role-based policy"
         }
     }
@@ -97,6 +115,9 @@ final class CallRig {
             }
             silenced = { $0.mute || $0.device == UInt32.max }
             playing = { !$0.mute && $0.device == multimedia }
+        } else if silencer.isLowering {
+            silenced = { $0.mute || ($0.volume.max() ?? 0) < 0x10000 }
+            playing = { !$0.mute }
         } else {
             silenced = { $0.mute }
             playing = { !$0.mute }
@@ -109,12 +130,13 @@ final class CallRig {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
             daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
-        case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess:
+        case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess, .lowererProcess:
             daemon = nil
         }
-        if case .muterProcess = silencer {
+        if silencer.isProcessOfItsOwn {
+            let option = silencer.isLowering ? "--lower-music-during-calls-on" : "--mute-music-during-calls-on"
             let muter = try TestProcess(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
-                                        ["--mute-music-during-calls-on", server.address],
+                                        [option, server.address],
                                         environment: ProcessInfo.processInfo.environment, logDirectory: server.root, name: "muter")
             self.muter = muter
             try waitUntil("the muting process to connect") { muter.output.contains(StreamProbe.muterReady) }

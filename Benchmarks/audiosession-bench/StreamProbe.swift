@@ -24,6 +24,10 @@ final class StreamProbe: @unchecked Sendable {
         set { lock.withLock { muting = newValue } }
     }
     private var muting = false
+    /// When set with ``mutesMusicDuringCalls``, the probe lowers the music's volume to ``loweredVolume``
+    /// instead of muting it: the first step of a fade, as a process of its own would send it.
+    var lowersInsteadOfMuting = false
+    static let loweredVolume: UInt32 = 0xC000
     private var callStreams: Set<UInt32> = []
     /// When set, the probe reads changed streams with list queries, not one query per stream: in a call
     /// rig its own hundred queries would otherwise be most of what it measures. It asks once the server
@@ -90,8 +94,9 @@ final class StreamProbe: @unchecked Sendable {
 
     /// Runs a muting process: connects to `address`, mutes every music stream while a phone-role stream
     /// exists, and never returns.
-    static func runMuter(address: String) throws -> Never {
+    static func runMuter(address: String, lowering: Bool = false) throws -> Never {
         let probe = try StreamProbe(address: address)
+        probe.lowersInsteadOfMuting = lowering
         probe.mutesMusicDuringCalls = true
         FileHandle.standardOutput.write(Data((muterReady + "\n").utf8))
         while true { sleep(3600) }
@@ -282,7 +287,12 @@ final class StreamProbe: @unchecked Sendable {
     /// Mutes or unmutes every music stream (loop thread).
     private func muteMusic(_ mute: Bool) {
         let music = lock.withLock { known.values.filter { $0.properties["media.role"] == "music" }.map(\.index) }
-        for index in music { context.setSinkInputMute(index, mute) { _ in } }
+        if lowersInsteadOfMuting {
+            let volume = mute ? Self.loweredVolume : 0x10000
+            for index in music { context.setSinkInputVolume(index, [volume, volume]) { _ in } }
+        } else {
+            for index in music { context.setSinkInputMute(index, mute) { _ in } }
+        }
     }
 
     private func check() {
