@@ -14,7 +14,9 @@ enum Silencer: CustomStringConvertible {
     /// is the app that starts the call, so it is awake when the call's stream comes.
     case clientMutes
     /// No bridge: a process of its own, asleep until the server tells it of the call, mutes the music
-    /// when it sees the call, as any silencer outside the server and outside the app (the floor).
+    /// when it sees the call play, as any silencer outside the server and outside the app (the floor).
+    /// It keeps the bridge's rule, sound, not presence: a call's stream that is still corked does not
+    /// count (PipeWire 0.3 reports every new stream corked until the graph runs it).
     case muterProcess
     /// As ``muterProcess``, but the process lowers the music's volume instead of muting it, as the first
     /// step of a fade does: what the server itself takes for a volume change, against a mute.
@@ -90,6 +92,10 @@ final class CallRig {
         var muted: Duration
     }
 
+    /// The music streams each of the probe's connections plays: pipewire-pulse takes at most 64 streams
+    /// per client, so a hundred play from two connections.
+    static let musicStreamsPerConnection = 50
+
     let server: SoundServer
     let daemon: BridgeDaemon?
     /// The process of ``Silencer/muterProcess``.
@@ -146,7 +152,8 @@ final class CallRig {
         probe = try StreamProbe(address: server.address, readsWholeList: true)
         if case .clientMutes = silencer { probe.mutesMusicDuringCalls = true }
         for number in 0..<count {
-            _ = probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"])
+            _ = try probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"],
+                               connection: number / Self.musicStreamsPerConnection)
         }
         _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
         daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
@@ -185,7 +192,7 @@ final class CallRig {
     /// and the music comes back at full volume.
     func round() throws -> Round {
         let start = ContinuousClock.now
-        let call = probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
+        let call = try probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
         let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
                                       announcedBy: Self.musicIndexes)
         let muted = try probe.stamp("the music silenced", when: { [count, silenced] in Self.music($0, count, silenced) },

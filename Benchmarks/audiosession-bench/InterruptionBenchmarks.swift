@@ -49,35 +49,42 @@ extension Benchmarks {
         }
     }
 
-    /// The same on PipeWire 1.4 (pipewire-pulse has no module-role-cork): the bridge against a process
-    /// of its own that mutes the music streams when it sees the call, and against WirePlumber 0.5's own
-    /// role-based policy (its example role sinks; the bridge's rigs run without them). pipewire-pulse
-    /// takes at most 64 streams per client, and the probe plays the music from one connection, so
-    /// counts stay below that.
-    static func interruptionsOnPipeWire(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
-        try counts.flatMap { count -> [ReportLine] in
-            let silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .muterProcess, .wirePlumberRoles, .lowererProcess]
-            let results = try alternate(silencers, on: .pipewire14, musicStreams: count, rounds: rounds)
-            let (shipped, noFade, muter, wirePlumber, lowerer) = (results[0], results[1], results[2], results[3], results[4])
+    /// The same on PipeWire 1.4 and 0.3 (pipewire-pulse has no module-role-cork): the bridge against a
+    /// process of its own that mutes the music streams when it sees the call, and on 1.4 against
+    /// WirePlumber 0.5's own role-based policy (its example role sinks; the bridge's rigs run without
+    /// them). WirePlumber 0.4 has no such policy.
+    static func interruptionsOnPipeWire(_ kind: SoundServerKind, musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
+        let withRoles = kind == .pipewire14
+        let stack = withRoles ? "PipeWire 1.4" : "PipeWire 0.3"
+        return try counts.flatMap { count -> [ReportLine] in
+            var silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .muterProcess, .lowererProcess]
+            if withRoles { silencers.append(.wirePlumberRoles) }
+            let results = try alternate(silencers, on: kind, musicStreams: count, rounds: rounds)
+            let (shipped, noFade, muter, lowerer) = (results[0], results[1], results[2], results[3])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
             let baseline = muter.muted.median
-            return [
-                ReportLine(name: "PipeWire 1.4: phone → \(streams) audibly silenced, shipped policies, p50",
+            var lines = [
+                ReportLine(name: "\(stack): phone → \(streams) audibly silenced, shipped policies, p50",
                            figure: shipped.firstChange.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: shipped.firstChange.median / baseline, budget: "≤ 1.1×"),
-                ReportLine(name: "PipeWire 1.4: phone → \(streams) lowered by a process of its own (a fade's first step), p50",
+                ReportLine(name: "\(stack): phone → \(streams) lowered by a process of its own (a fade's first step), p50",
                            figure: lowerer.firstChange.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: lowerer.firstChange.median / baseline, budget: "(reference)"),
-                ReportLine(name: "PipeWire 1.4: phone → \(streams) muted, fades off, p50",
+                ReportLine(name: "\(stack): phone → \(streams) muted, fades off, p50",
                            figure: noFade.muted.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: noFade.muted.median / baseline, budget: "≤ 1.1×"),
-                ReportLine(name: "PipeWire 1.4: Communication → \(streams) unlinked by WirePlumber 0.5's role policy, p50",
+            ]
+            guard withRoles else { return lines }
+            let wirePlumber = results[4]
+            lines += [
+                ReportLine(name: "\(stack): Communication → \(streams) unlinked by WirePlumber 0.5's role policy, p50",
                            figure: wirePlumber.muted.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: wirePlumber.muted.median / baseline, budget: "(reference)"),
-                ReportLine(name: "PipeWire 1.4: phone → \(streams) muted by the bridge (fades off) against WirePlumber's role policy, p50",
+                ReportLine(name: "\(stack): phone → \(streams) muted by the bridge (fades off) against WirePlumber's role policy, p50",
                            figure: noFade.muted.median.formatted, baseline: wirePlumber.muted.median.formatted + " WirePlumber 0.5",
                            ratio: noFade.muted.median / wirePlumber.muted.median, budget: "(reference)"),
             ]
+            return lines
         }
     }
 

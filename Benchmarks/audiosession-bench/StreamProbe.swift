@@ -17,6 +17,7 @@ final class StreamProbe: @unchecked Sendable {
     /// Loop-thread state: the probe's streams and the extra connections that carry them.
     private var ownStreams: [PulsePlaybackStream] = []
     private var extraContexts: [PulseContext] = []
+    private var musicContexts: [Int: PulseContext] = [:]
     /// When set, the probe mutes every music stream while a phone-role stream exists, as a client
     /// that silences other streams itself would (the baseline on servers without module-role-cork).
     var mutesMusicDuringCalls: Bool {
@@ -27,6 +28,11 @@ final class StreamProbe: @unchecked Sendable {
     /// When set with ``mutesMusicDuringCalls``, the probe lowers the music's volume to ``loweredVolume``
     /// instead of muting it: the first step of a fade, as a process of its own would send it.
     var lowersInsteadOfMuting = false
+    /// When set with ``mutesMusicDuringCalls``, a call counts once its stream plays, not while it is
+    /// corked: the rule the bridge keeps (DESIGN §2, sound, not presence). PipeWire 0.3 reports every
+    /// new stream corked until the graph runs it; an app may also open its call's stream corked long
+    /// before the call.
+    var waitsForThePlayingCall = false
     static let loweredVolume: UInt32 = 0xC000
     private var callStreams: Set<UInt32> = []
     /// When set, the probe reads changed streams with list queries, not one query per stream: in a call
@@ -97,6 +103,7 @@ final class StreamProbe: @unchecked Sendable {
     static func runMuter(address: String, lowering: Bool = false) throws -> Never {
         let probe = try StreamProbe(address: address)
         probe.lowersInsteadOfMuting = lowering
+        probe.waitsForThePlayingCall = true
         probe.mutesMusicDuringCalls = true
         FileHandle.standardOutput.write(Data((muterReady + "\n").utf8))
         while true { sleep(3600) }
@@ -156,12 +163,15 @@ final class StreamProbe: @unchecked Sendable {
         return met
     }
 
-    /// Starts a playing stream with these properties; returns a handle for ``stop(_:)``.
-    func play(properties: [String: String]) -> Int {
+    /// Starts a playing stream with these properties; returns a handle for ``stop(_:)``. With
+    /// `connection` above 0 the stream plays from another connection of the probe's, made for it
+    /// (pipewire-pulse takes at most 64 streams per client).
+    func play(properties: [String: String], connection: Int = 0) throws -> Int {
+        let playing = connection == 0 ? context : try musicConnection(connection)
         let started = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var handle = 0  // written on the loop thread before `started` is signalled
         loop.perform { [self] in
-            if let stream = try? PulsePlaybackStream(context: context, name: properties["media.name"] ?? "bench",
+            if let stream = try? PulsePlaybackStream(context: playing, name: properties["media.name"] ?? "bench",
                                                      sampleRate: 48000, channels: 2, properties: properties) {
                 try? stream.connect(bufferAttributes: nil)
                 ownStreams.append(stream)
@@ -171,6 +181,42 @@ final class StreamProbe: @unchecked Sendable {
         }
         started.wait()
         return handle
+    }
+
+    /// The probe's `number`th connection for music (number 1 is the first beside its own), made and
+    /// connected when first asked for.
+    private func musicConnection(_ number: Int) throws -> PulseContext {
+        let ready = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var made: PulseContext?
+        nonisolated(unsafe) var connected = false  // written on the loop thread before `ready` is signalled
+        loop.perform { [self] in
+            if let known = musicContexts[number] {
+                made = known
+                connected = true
+                ready.signal()
+                return
+            }
+            guard let extra = try? PulseContext(loop: loop, name: "audiosession-bench music \(number)") else {
+                ready.signal()
+                return
+            }
+            extra.onStateChange = { state in
+                guard state == .ready || state.isFinal, !connected else { return }
+                connected = state == .ready
+                ready.signal()
+            }
+            do { try extra.connect(server: address) } catch {
+                ready.signal()
+                return
+            }
+            musicContexts[number] = extra
+            extraContexts.append(extra)
+            made = extra
+        }
+        guard ready.wait(timeout: .now() + 10) == .success, connected, let made else {
+            throw BenchError("the probe's music connection \(number) could not connect")
+        }
+        return made
     }
 
     /// Ends a stream started by ``play(properties:)``, once the server has answered its creation: a
@@ -278,7 +324,9 @@ final class StreamProbe: @unchecked Sendable {
             known[stream.index] = stream
             return self.muting
         }
-        if muting, stream.properties["media.role"] == "phone", callStreams.insert(stream.index).inserted {
+        if muting, stream.properties["media.role"] == "phone", !(waitsForThePlayingCall && stream.corked),
+            callStreams.insert(stream.index).inserted
+        {
             muteMusic(true)
         }
         if checking { check() }

@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
         if let address = muteMusicDuringCallsOn { try StreamProbe.runMuter(address: address) }
         if let address = lowerMusicDuringCallsOn { try StreamProbe.runMuter(address: address, lowering: true) }
         func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
-        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 where named; a few minutes)\n")
+        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 and 0.3 where named; a few minutes)\n")
         var lines: [ReportLine] = []
         let callRounds = calls ?? (quick ? 5 : 30)
         do {
@@ -41,7 +41,11 @@ struct BenchCommand: ParsableCommand {
                 let counts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
                 lines += try Benchmarks.interruptions(musicStreams: counts, rounds: callRounds)
             }
-            if wanted(.pipewire) { lines += try Benchmarks.interruptionsOnPipeWire(musicStreams: [1, 10], rounds: callRounds) }
+            if wanted(.pipewire) {
+                let counts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
+                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire14, musicStreams: counts, rounds: callRounds)
+                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire, musicStreams: counts, rounds: callRounds)
+            }
             if wanted(.engine) {
                 lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500)
                 lines += try Benchmarks.journalWrite(rounds: quick ? 200 : 2000)
