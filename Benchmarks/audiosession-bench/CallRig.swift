@@ -18,26 +18,29 @@ enum Silencer: CustomStringConvertible {
     /// It keeps the bridge's rule, sound, not presence: a call's stream that is still corked does not
     /// count (PipeWire 0.3 reports every new stream corked until the graph runs it).
     case muterProcess
-    /// As ``muterProcess``, but the process lowers the music's volume instead of muting it, as the first
-    /// step of a fade does: what the server itself takes for a volume change, against a mute.
-    case lowererProcess
+    /// As ``muterProcess``, but the process fades the music out over 30 ms in 10 ms steps before it
+    /// mutes it, as the shipped policies do: the floor for the fade's first step.
+    case faderProcess
     /// No bridge: WirePlumber 0.5's role-based policy with its example role sinks (PipeWire 1.4). A
     /// Communication stream corks the Multimedia role, which WirePlumber does by unlinking the music
     /// from its role sink: a client sees the music's sink-input lose its sink.
     case wirePlumberRoles
 
-    /// Whether the silencer is a process of its own (the floor, or its volume-lowering twin).
+    /// Whether the silencer is a process of its own (the floor, muting or fading).
     var isProcessOfItsOwn: Bool {
         switch self {
-        case .muterProcess, .lowererProcess: true
+        case .muterProcess, .faderProcess: true
         default: false
         }
     }
 
-    /// Whether the silencer lowers the volume instead of muting.
-    var isLowering: Bool {
-        if case .lowererProcess = self { return true }
-        return false
+    /// Whether the silencer fades the music before it mutes it.
+    var fades: Bool {
+        switch self {
+        case .bridge(let fades): fades
+        case .faderProcess: true
+        default: false
+        }
     }
 
     var description: String {
@@ -46,7 +49,7 @@ enum Silencer: CustomStringConvertible {
         case .roleCork: "module-role-cork"
         case .clientMutes: "a client muting the streams itself"
         case .muterProcess: "a process of its own muting the streams"
-        case .lowererProcess: "a process of its own lowering the streams' volume"
+        case .faderProcess: "a process of its own fading the streams out"
         case .wirePlumberRoles: "WirePlumber 0.5's role-based policy"
         }
     }
@@ -121,9 +124,6 @@ final class CallRig {
             }
             silenced = { $0.mute || $0.device == UInt32.max }
             playing = { !$0.mute && $0.device == multimedia }
-        } else if silencer.isLowering {
-            silenced = { $0.mute || ($0.volume.max() ?? 0) < 0x10000 }
-            playing = { !$0.mute }
         } else {
             silenced = { $0.mute }
             playing = { !$0.mute }
@@ -136,11 +136,11 @@ final class CallRig {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
             daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
-        case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess, .lowererProcess:
+        case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess, .faderProcess:
             daemon = nil
         }
         if silencer.isProcessOfItsOwn {
-            let option = silencer.isLowering ? "--lower-music-during-calls-on" : "--mute-music-during-calls-on"
+            let option = silencer.fades ? "--fade-music-during-calls-on" : "--mute-music-during-calls-on"
             let muter = try TestProcess(URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
                                         [option, server.address],
                                         environment: ProcessInfo.processInfo.environment, logDirectory: server.root, name: "muter")

@@ -17,9 +17,9 @@ extension Benchmarks {
     static func interruptions(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try counts.flatMap { count -> [ReportLine] in
             let silencers: [Silencer] = [.roleCork, .bridge(fades: true), .bridge(fades: false), .muterProcess, .clientMutes,
-                                         .lowererProcess]
+                                         .faderProcess]
             let results = try alternate(silencers, on: .pulseaudio, musicStreams: count, rounds: rounds)
-            let (cork, shipped, noFade, muter, caller, lowerer) = (results[0], results[1], results[2], results[3], results[4], results[5])
+            let (cork, shipped, noFade, muter, caller, fader) = (results[0], results[1], results[2], results[3], results[4], results[5])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
             // The floor for anything outside the server (DESIGN §3): a process muting the streams itself.
             let floor = muter.muted.median
@@ -28,9 +28,9 @@ extension Benchmarks {
                            figure: shipped.firstChange.median.formatted + " (p95 \(shipped.firstChange.percentile(0.95).formatted))",
                            baseline: floor.formatted + " a process muting", ratio: shipped.firstChange.median / floor,
                            budget: "≤ 1.1×"),
-                ReportLine(name: "phone → \(streams) lowered by a process of its own (a fade's first step), p50",
-                           figure: lowerer.firstChange.median.formatted, baseline: floor.formatted + " a process muting",
-                           ratio: lowerer.firstChange.median / floor, budget: "(reference)"),
+                ReportLine(name: "phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
+                           figure: fader.firstChange.median.formatted, baseline: floor.formatted + " a process muting",
+                           ratio: fader.firstChange.median / floor, budget: "(reference)"),
                 ReportLine(name: "phone → \(streams) fully muted, shipped policies (30 ms fade), p50",
                            figure: shipped.muted.median.formatted,
                            baseline: (floor + interruptionFade).formatted + " a process muting + fade",
@@ -57,19 +57,19 @@ extension Benchmarks {
         let withRoles = kind == .pipewire14
         let stack = withRoles ? "PipeWire 1.4" : "PipeWire 0.3"
         return try counts.flatMap { count -> [ReportLine] in
-            var silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .muterProcess, .lowererProcess]
+            var silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .muterProcess, .faderProcess]
             if withRoles { silencers.append(.wirePlumberRoles) }
             let results = try alternate(silencers, on: kind, musicStreams: count, rounds: rounds)
-            let (shipped, noFade, muter, lowerer) = (results[0], results[1], results[2], results[3])
+            let (shipped, noFade, muter, fader) = (results[0], results[1], results[2], results[3])
             let streams = "\(count) music stream\(count == 1 ? "" : "s")"
             let baseline = muter.muted.median
             var lines = [
                 ReportLine(name: "\(stack): phone → \(streams) audibly silenced, shipped policies, p50",
                            figure: shipped.firstChange.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: shipped.firstChange.median / baseline, budget: "≤ 1.1×"),
-                ReportLine(name: "\(stack): phone → \(streams) lowered by a process of its own (a fade's first step), p50",
-                           figure: lowerer.firstChange.median.formatted, baseline: baseline.formatted + " a process muting",
-                           ratio: lowerer.firstChange.median / baseline, budget: "(reference)"),
+                ReportLine(name: "\(stack): phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
+                           figure: fader.firstChange.median.formatted, baseline: baseline.formatted + " a process muting",
+                           ratio: fader.firstChange.median / baseline, budget: "(reference)"),
                 ReportLine(name: "\(stack): phone → \(streams) muted, fades off, p50",
                            figure: noFade.muted.median.formatted, baseline: baseline.formatted + " a process muting",
                            ratio: noFade.muted.median / baseline, budget: "≤ 1.1×"),

@@ -25,15 +25,20 @@ final class StreamProbe: @unchecked Sendable {
         set { lock.withLock { muting = newValue } }
     }
     private var muting = false
-    /// When set with ``mutesMusicDuringCalls``, the probe lowers the music's volume to ``loweredVolume``
-    /// instead of muting it: the first step of a fade, as a process of its own would send it.
-    var lowersInsteadOfMuting = false
+    /// When set with ``mutesMusicDuringCalls``, the probe fades the music out before it mutes it, as the
+    /// shipped policies do: the volumes of ``fadeVolumes`` one ``fadeStep`` apart, then the mute with the
+    /// volume back at full.
+    var fadesBeforeMuting = false
+    static let fadeVolumes: [UInt32] = [0xC000, 0x8000, 0x4000]
+    static let fadeStep = Duration.milliseconds(10)
+    /// Loop-thread state of the fade: its next step.
+    private var nextFadeStep = 0
+    private lazy var fadeTimer = PulseTimer(loop: loop) { [unowned self] in stepFade() }
     /// When set with ``mutesMusicDuringCalls``, a call counts once its stream plays, not while it is
     /// corked: the rule the bridge keeps (DESIGN §2, sound, not presence). PipeWire 0.3 reports every
     /// new stream corked until the graph runs it; an app may also open its call's stream corked long
     /// before the call.
     var waitsForThePlayingCall = false
-    static let loweredVolume: UInt32 = 0xC000
     private var callStreams: Set<UInt32> = []
     /// When set, the probe reads changed streams with list queries, not one query per stream: in a call
     /// rig its own hundred queries would otherwise be most of what it measures. It asks once the server
@@ -100,9 +105,9 @@ final class StreamProbe: @unchecked Sendable {
 
     /// Runs a muting process: connects to `address`, mutes every music stream while a phone-role stream
     /// exists, and never returns.
-    static func runMuter(address: String, lowering: Bool = false) throws -> Never {
+    static func runMuter(address: String, fading: Bool = false) throws -> Never {
         let probe = try StreamProbe(address: address)
-        probe.lowersInsteadOfMuting = lowering
+        probe.fadesBeforeMuting = fading
         probe.waitsForThePlayingCall = true
         probe.mutesMusicDuringCalls = true
         FileHandle.standardOutput.write(Data((muterReady + "\n").utf8))
@@ -334,13 +339,32 @@ final class StreamProbe: @unchecked Sendable {
 
     /// Mutes or unmutes every music stream (loop thread).
     private func muteMusic(_ mute: Bool) {
-        let music = lock.withLock { known.values.filter { $0.properties["media.role"] == "music" }.map(\.index) }
-        if lowersInsteadOfMuting {
-            let volume = mute ? Self.loweredVolume : 0x10000
-            for index in music { context.setSinkInputVolume(index, [volume, volume]) { _ in } }
-        } else {
-            for index in music { context.setSinkInputMute(index, mute) { _ in } }
+        if fadesBeforeMuting {
+            fadeTimer.disarm()
+            nextFadeStep = 0
+            if mute { return stepFade() }
+            for index in musicIndexes() { context.setSinkInputVolume(index, [0x10000, 0x10000]) { _ in } }
         }
+        for index in musicIndexes() { context.setSinkInputMute(index, mute) { _ in } }
+    }
+
+    /// Sends the fade's next volume to every music stream, or, after the last, the mute.
+    private func stepFade() {
+        guard nextFadeStep < Self.fadeVolumes.count else {
+            for index in musicIndexes() {
+                context.setSinkInputMute(index, true) { _ in }
+                context.setSinkInputVolume(index, [0x10000, 0x10000]) { _ in }
+            }
+            return
+        }
+        let volume = Self.fadeVolumes[nextFadeStep]
+        nextFadeStep += 1
+        for index in musicIndexes() { context.setSinkInputVolume(index, [volume, volume]) { _ in } }
+        fadeTimer.arm(after: Self.fadeStep)
+    }
+
+    private func musicIndexes() -> [UInt32] {
+        lock.withLock { known.values.filter { $0.properties["media.role"] == "music" }.map(\.index) }
     }
 
     private func check() {

@@ -22,7 +22,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "One count of music streams for the interruption benchmark.") var streams: Int?
     @Option(help: "Calls measured per silencer in the interruption benchmarks (default 30, 5 with --quick).") var calls: Int?
     @Option(help: .hidden) var muteMusicDuringCallsOn: String?
-    @Option(help: .hidden) var lowerMusicDuringCallsOn: String?
+    @Option(help: .hidden) var fadeMusicDuringCallsOn: String?
 
     func validate() throws {
         if let streams, streams < 1 { throw ValidationError("--streams must be at least 1") }
@@ -31,7 +31,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         if let address = muteMusicDuringCallsOn { try StreamProbe.runMuter(address: address) }
-        if let address = lowerMusicDuringCallsOn { try StreamProbe.runMuter(address: address, lowering: true) }
+        if let address = fadeMusicDuringCallsOn { try StreamProbe.runMuter(address: address, fading: true) }
         func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
         print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 and 0.3 where named; a few minutes)\n")
         var lines: [ReportLine] = []

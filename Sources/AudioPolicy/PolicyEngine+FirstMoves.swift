@@ -19,6 +19,8 @@ public struct FirstMoveTrigger: Hashable, Sendable {
 struct FirstMoveTable: Sendable {
     var serial: UInt64 = .max
     var moves: [FirstMoveTrigger: [PolicyAction]] = [:]
+    /// Whether every trigger kind was decided, not only those of the paused streams.
+    var complete = true
 }
 
 extension PolicyEngine {
@@ -31,23 +33,53 @@ extension PolicyEngine {
         var table = FirstMoveTable(serial: eventSerial)
         guard streams.count <= settings.maxStreamsDecidedAhead else { return firstMoveTable = table }
         for policy in policySet.policies where Self.decidesAhead(policy) {
-            // A call may start with its microphone; a ducker, or a call engine's stream, plays.
-            if Self.setsOffMoves(policy) {
-                for direction in policy.configuration.isCall ? [Direction.output, .input] : [.output] {
-                    let trigger = FirstMoveTrigger(policy: policy.name, byCallEngine: false, direction: direction)
-                    table.moves[trigger] = simulatedFirstMoves(trigger, policy)
-                }
-            }
-            if !policy.calls.engines.isEmpty {
-                let trigger = FirstMoveTrigger(policy: policy.name, byCallEngine: true, direction: .output)
-                table.moves[trigger] = simulatedFirstMoves(trigger, policy)
-            }
+            for trigger in Self.triggers(of: policy) { table.moves[trigger] = simulatedFirstMoves(trigger, policy) }
         }
         firstMoveTable = table
     }
 
-    /// Whether the first moves were decided after the last step.
-    public var firstMovesAreReady: Bool { firstMoveTable.serial == eventSerial }
+    /// Decides ahead only what the paused streams `ids` would set off if they played now (their
+    /// policies' triggers), at the cost of a step or two where the whole table costs one per trigger
+    /// kind: they may start with the next event (PipeWire reports every new stream paused, then
+    /// playing, a moment later). The table is not complete: it is decided whole once the bridge is quiet.
+    public mutating func prepareFirstMoves(forStarting ids: Set<StreamID>) {
+        var table = FirstMoveTable(serial: eventSerial, complete: false)
+        guard streams.count <= settings.maxStreamsDecidedAhead else { return firstMoveTable = table }
+        for id in ids.sorted() {
+            guard let stream = streams[id], let policy = idleSessionAsMade(of: id)?.policy else { continue }
+            let trigger = Self.trigger(stream.info, policy)
+            guard table.moves[trigger] == nil, Self.triggers(of: policy).contains(trigger) else { continue }
+            table.moves[trigger] = simulatedFirstMoves(trigger, policy)
+        }
+        firstMoveTable = table
+    }
+
+    /// The trigger kinds of a policy that decides ahead. A call may start with its microphone; a
+    /// ducker, or a call engine's stream, plays.
+    private static func triggers(of policy: SessionPolicy) -> [FirstMoveTrigger] {
+        var triggers: [FirstMoveTrigger] = []
+        if setsOffMoves(policy) {
+            for direction in policy.configuration.isCall ? [Direction.output, .input] : [.output] {
+                triggers.append(FirstMoveTrigger(policy: policy.name, byCallEngine: false, direction: direction))
+            }
+        }
+        if !policy.calls.engines.isEmpty {
+            triggers.append(FirstMoveTrigger(policy: policy.name, byCallEngine: true, direction: .output))
+        }
+        return triggers
+    }
+
+    /// The trigger kind of a stream under a policy.
+    private static func trigger(_ info: StreamInfo, _ policy: SessionPolicy) -> FirstMoveTrigger {
+        let byCallEngine = policy.calls.engines.contains { carriesEngine(info, $0) }
+        return FirstMoveTrigger(policy: policy.name, byCallEngine: byCallEngine, direction: info.id.direction)
+    }
+
+    /// Whether the first moves of every trigger kind were decided after the last step.
+    public var firstMovesAreReady: Bool { firstMovesAreCurrent && firstMoveTable.complete }
+
+    /// Whether the first moves decided, of every kind or of the paused streams', are of the last step.
+    public var firstMovesAreCurrent: Bool { firstMoveTable.serial == eventSerial }
 
     /// The first moves decided ahead for an event, if it starts a stream of a trigger kind and they
     /// are of the state now (`[]`: it sets off nothing); nil when the engine's full step must decide
@@ -57,7 +89,7 @@ extension PolicyEngine {
     /// a stream with a token, of an explicit session's process, or of an app whose policy session
     /// exists is decided in full.
     public func firstMoves(for event: PolicyEvent) -> [PolicyAction]? {
-        guard firstMovesAreReady, !firstMoveTable.moves.isEmpty else { return nil }
+        guard firstMovesAreCurrent, !firstMoveTable.moves.isEmpty else { return nil }
         switch event {
         case .streamAppeared(let info):
             guard streams[info.id] == nil, !info.corked, explicitSession(for: info) == nil,
@@ -87,8 +119,7 @@ extension PolicyEngine {
     }
 
     private func firstMoves(_ info: StreamInfo, _ policy: SessionPolicy) -> [PolicyAction]? {
-        let byCallEngine = policy.calls.engines.contains { Self.carriesEngine(info, $0) }
-        return firstMoveTable.moves[FirstMoveTrigger(policy: policy.name, byCallEngine: byCallEngine, direction: info.id.direction)]
+        firstMoveTable.moves[Self.trigger(info, policy)]
     }
 
     /// Whether a paused stream may start with first moves: its app's policy session was made for it,

@@ -157,15 +157,17 @@ public final class BridgeCore: @unchecked Sendable {
     /// Paused streams that may start with first moves (``PolicyEngine/mayStartWithFirstMoves(_:)``).
     private var pausedTriggers: Set<StreamID> = []
 
-    /// While a paused stream may start with first moves (every new stream on PipeWire 0.3 is reported
-    /// paused, then playing, maybe in the same read), they are decided after every step, not only once
-    /// the bridge is quiet: the stream may start with the next event.
+    /// While a paused stream may start with first moves (every new stream on PipeWire is reported
+    /// paused, then playing, maybe in the same read), its own are decided after every step, not only
+    /// once the bridge is quiet: the stream may start with the next event. Only its own: the whole
+    /// table (a step for every trigger kind, about a millisecond with the shipped policies on a cold
+    /// cache) held up the stream's start when PipeWire 1.4 reported it a moment later.
     private func followPausedTriggers(after event: PolicyEvent) {
         if let id = Self.startingStream(event), engine.mayStartWithFirstMoves(id) { pausedTriggers.insert(id) }
         guard !pausedTriggers.isEmpty else { return }
         // Any step may have started, ended or changed one of them (its session activated by another).
         pausedTriggers = pausedTriggers.filter { engine.mayStartWithFirstMoves($0) }
-        if !pausedTriggers.isEmpty && !engine.firstMovesAreReady { engine.prepareFirstMoves() }
+        if !pausedTriggers.isEmpty && !engine.firstMovesAreCurrent { engine.prepareFirstMoves(forStarting: pausedTriggers) }
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.

@@ -132,6 +132,26 @@ struct FirstMovesTests {
         #expect(scene.engine.firstMoves(for: .streamChanged(louder)) == nil, "a change that starts nothing")
     }
 
+    @Test("a paused stream's own first moves are decided alone, the same as in the whole table, and no others")
+    func pausedStreamsOwnMoves() {
+        var (scene, _) = musicPlaying()
+        let phone = scene.startStream("softphone", role: "phone", corked: true)
+        var playing = scene.serverStreams[phone]!
+        playing.corked = false
+        var whole = scene.engine
+        whole.prepareFirstMoves()
+        #expect(scene.engine.mayStartWithFirstMoves(phone))
+        scene.engine.prepareFirstMoves(forStarting: [phone])
+        #expect(scene.engine.firstMovesAreCurrent && !scene.engine.firstMovesAreReady,
+                "not the whole table: it is decided whole once the bridge is quiet")
+        let ahead = scene.engine.firstMoves(for: .streamChanged(playing))
+        #expect(ahead?.isEmpty == false)
+        expectSameMoves(ahead ?? [], whole.firstMoves(for: .streamChanged(playing)) ?? [])
+        let navigation = scene.makeStream("Navigation")
+        #expect(whole.firstMoves(for: .streamAppeared(navigation)) != nil)
+        #expect(scene.engine.firstMoves(for: .streamAppeared(navigation)) == nil, "another kind is decided in full")
+    }
+
     @Test("a screen reader's open stream that speaks again after silence has its duck decided ahead")
     func speaksAgain() {
         var scene = Scene(policies: SoundTests.policies)
@@ -176,6 +196,9 @@ struct FirstMovesTests {
                 guard let ahead = scene.engine.firstMoves(for: .streamChanged(info)) else { continue }
                 decided.add(ahead.isEmpty ? 0 : 1)
                 expectSameMoves(ahead, fullStepMoves(scene, info, .streamChanged(info)), "\(info.app.name) starts after \(codes)")
+                var alone = scene.engine
+                alone.prepareFirstMoves(forStarting: [info.id])
+                expectSameMoves(alone.firstMoves(for: .streamChanged(info)) ?? [], ahead, "its own, decided alone, after \(codes)")
             }
             // A screen reader that spoke and fell silent, in the same state: it speaks again.
             let speech = scene.startStream("speech-dispatcher")
