@@ -3,6 +3,9 @@ import AudioTestHarness
 import Foundation
 
 extension Benchmarks {
+    /// The pause after each round, in seconds.
+    static let gapBetweenRounds = 0.05
+
     /// The shipped policies' interruption fade.
     static let interruptionFade = Duration.milliseconds(30)
 
@@ -102,6 +105,9 @@ extension Benchmarks {
                 do { measured = try rig.round() } catch {
                     throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rig.diagnosis)")
                 }
+                // What a round leaves running (WirePlumber relinking the music after its call) must not
+                // weigh on the next rig's round.
+                Thread.sleep(forTimeInterval: Self.gapBetweenRounds)
                 guard round > 0 else { continue }
                 results[index].firstChange.append(measured.firstChange)
                 results[index].muted.append(measured.muted)
