@@ -26,13 +26,16 @@ final class StreamProbe: @unchecked Sendable {
     }
     private var muting = false
     /// When set with ``mutesMusicDuringCalls``, the probe fades the music out before it mutes it, as the
-    /// shipped policies do: the volumes of ``fadeVolumes`` one ``fadeStep`` apart, then the mute with the
-    /// volume back at full.
+    /// shipped policies do: the volumes of ``fadeVolumes`` one ``fadeStep`` apart (longer apart with
+    /// more than ten streams, as the bridge spaces them), then, ``fadeLength`` after the first, the
+    /// mute with the volume back at full.
     var fadesBeforeMuting = false
     static let fadeVolumes: [UInt32] = [0xC000, 0x8000, 0x4000]
     static let fadeStep = Duration.milliseconds(10)
-    /// Loop-thread state of the fade: its next step.
+    static let fadeLength = Duration.milliseconds(30)
+    /// Loop-thread state of the fade: its next step, and when it began.
     private var nextFadeStep = 0
+    private var fadeStarted = ContinuousClock.now
     private lazy var fadeTimer = PulseTimer(loop: loop) { [unowned self] in stepFade() }
     /// When set with ``mutesMusicDuringCalls``, a call counts once its stream plays, not while it is
     /// corked: the rule the bridge keeps (DESIGN §2, sound, not presence). PipeWire 0.3 reports every
@@ -348,10 +351,13 @@ final class StreamProbe: @unchecked Sendable {
         for index in musicIndexes() { context.setSinkInputMute(index, mute) { _ in } }
     }
 
-    /// Sends the fade's next volume to every music stream, or, after the last, the mute.
+    /// Sends the fade's next volume to every music stream, or, once the fade is over, the mute.
     private func stepFade() {
-        guard nextFadeStep < Self.fadeVolumes.count else {
-            for index in musicIndexes() {
+        if nextFadeStep == 0 { fadeStarted = .now }
+        let elapsed = ContinuousClock.now - fadeStarted
+        let music = musicIndexes()
+        guard nextFadeStep < Self.fadeVolumes.count, elapsed < Self.fadeLength else {
+            for index in music {
                 context.setSinkInputMute(index, true) { _ in }
                 context.setSinkInputVolume(index, [0x10000, 0x10000]) { _ in }
             }
@@ -359,8 +365,9 @@ final class StreamProbe: @unchecked Sendable {
         }
         let volume = Self.fadeVolumes[nextFadeStep]
         nextFadeStep += 1
-        for index in musicIndexes() { context.setSinkInputVolume(index, [volume, volume]) { _ in } }
-        fadeTimer.arm(after: Self.fadeStep)
+        for index in music { context.setSinkInputVolume(index, [volume, volume]) { _ in } }
+        let spacing = Self.fadeStep * max(1, Double(music.count) / 10)
+        fadeTimer.arm(after: min(spacing, Self.fadeLength - elapsed))
     }
 
     private func musicIndexes() -> [UInt32] {
