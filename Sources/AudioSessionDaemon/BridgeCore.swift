@@ -160,8 +160,8 @@ public final class BridgeCore: @unchecked Sendable {
     /// While a paused stream may start with first moves (every new stream on PipeWire is reported
     /// paused, then playing, maybe in the same read), its own are decided after every step, not only
     /// once the bridge is quiet: the stream may start with the next event. Only its own: the whole
-    /// table (a step for every trigger kind, about a millisecond with the shipped policies on a cold
-    /// cache) held up the stream's start when PipeWire 1.4 reported it a moment later.
+    /// table costs a simulated step for every trigger kind of the loaded policies (about ten shipped),
+    /// and an event that starts the stream, read behind this one, would wait for all of them.
     private func followPausedTriggers(after event: PolicyEvent) {
         if let id = Self.startingStream(event), engine.mayStartWithFirstMoves(id) { pausedTriggers.insert(id) }
         guard !pausedTriggers.isEmpty else { return }
