@@ -204,22 +204,28 @@ struct ShutdownTests {
 }
 
 extension DuckingTests {
-    @Test("a step of the bridge's that lands after the user's change does not become the user's level")
-    func staleStepAfterUserChange() {
+    /// A duck whose first step went out with its report held, and the user's report of 0x8000 made
+    /// before it (the server applied the step over the change); `precedingCommand` as the shell marks it.
+    func duckOverAUsersChange(precedingCommand: Bool) -> (Scene, stream: StreamID, navigation: SessionID) {
         var (scene, _, stream, navigation) = musicAndNavigation()
         scene.holdReports = true
         scene.setActive(navigation, true)  // the fade's first step goes out; its report waits
-        let step = scene.serverStreams[stream]!.volume
-        #expect(step.values.allSatisfy { $0 < Self.userVolume })
-        // The user's change was made first and its report comes first; the server then applied the
-        // bridge's step over it, and that report comes last.
+        #expect(scene.serverStreams[stream]!.volume.values.allSatisfy { $0 < Self.userVolume })
         var userReport = scene.serverStreams[stream]!
         userReport.volume = ChannelVolumes(channels: 2, value: 0x8000)
+        userReport.levelsPrecedeLastCommand = precedingCommand
         scene.send(.streamChanged(userReport))
         scene.deliverReports()
         scene.holdReports = false
         scene.deliverReports()
         scene.settle()
+        return (scene, stream, navigation)
+    }
+
+    @Test("a step of the bridge's that lands after the user's change does not become the user's level")
+    func staleStepAfterUserChange() {
+        // The answer does not say the change came first: it is taken as made over the duck.
+        var (scene, stream, navigation) = duckOverAUsersChange(precedingCommand: false)
         #expect(scene.volume(stream) == 0x8000, "the user's level is put back on the server")
         #expect(scene.engine.userLevels(of: stream)?.volume.values == [0x8000, 0x8000])
         scene.setActive(navigation, false)
@@ -227,22 +233,11 @@ extension DuckingTests {
         #expect(scene.volume(stream) == 0x8000)
         #expect(scene.journal.isEmpty)
     }
-}
 
-extension DuckingTests {
     @Test("a user's change made just before the duck, reported after its first step, is the level the duck stands on")
     func userChangeJustBeforeTheDuck() {
-        var (scene, _, stream, navigation) = musicAndNavigation()
-        scene.holdReports = true
-        scene.setActive(navigation, true)  // the fade's first step goes out; its report waits
         // The server was asked about the user's change before the step went out; the answer says so.
-        var userReport = scene.serverStreams[stream]!
-        userReport.volume = ChannelVolumes(channels: 2, value: 0x8000)
-        userReport.levelsPrecedeLastCommand = true
-        scene.send(.streamChanged(userReport))
-        scene.holdReports = false
-        scene.deliverReports()
-        scene.settle()
+        var (scene, stream, navigation) = duckOverAUsersChange(precedingCommand: true)
         #expect(scene.volume(stream) == UInt32(Double(0x8000) * 0.2), "ducked from the user's new level")
         #expect(scene.engine.userLevels(of: stream)?.volume.values == [0x8000, 0x8000])
         scene.setActive(navigation, false)
