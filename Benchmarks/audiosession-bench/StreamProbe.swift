@@ -17,6 +17,7 @@ final class StreamProbe: @unchecked Sendable {
     /// Loop-thread state: the probe's streams and the extra connections that carry them.
     private var ownStreams: [PulsePlaybackStream] = []
     private var extraContexts: [PulseContext] = []
+    /// The connections that play music besides the probe's own, by number, under `lock`.
     private var musicContexts: [Int: PulseContext] = [:]
     /// When set, the probe mutes every music stream while a phone-role stream exists, as a client
     /// that silences other streams itself would (the baseline on servers without module-role-cork).
@@ -194,35 +195,34 @@ final class StreamProbe: @unchecked Sendable {
     /// The probe's `number`th connection for music (number 1 is the first beside its own), made and
     /// connected when first asked for.
     private func musicConnection(_ number: Int) throws -> PulseContext {
+        if let known = lock.withLock({ musicContexts[number] }) { return known }
+        let made = try connectedContext(name: "audiosession-bench music \(number)")
+        lock.withLock { musicContexts[number] = made }
+        return made
+    }
+
+    /// A new connection of the probe's, once the server has taken it (kept until ``close()``).
+    private func connectedContext(name: String, properties: [String: String] = [:]) throws -> PulseContext {
         let ready = DispatchSemaphore(value: 0)
+        // Written on the loop thread before `ready` is signalled.
         nonisolated(unsafe) var made: PulseContext?
-        nonisolated(unsafe) var connected = false  // written on the loop thread before `ready` is signalled
+        nonisolated(unsafe) var connected = false
         loop.perform { [self] in
-            if let known = musicContexts[number] {
-                made = known
-                connected = true
+            guard let extra = try? PulseContext(loop: loop, name: name, properties: properties) else {
                 ready.signal()
                 return
             }
-            guard let extra = try? PulseContext(loop: loop, name: "audiosession-bench music \(number)") else {
-                ready.signal()
-                return
-            }
+            extraContexts.append(extra)
+            made = extra
             extra.onStateChange = { state in
                 guard state == .ready || state.isFinal, !connected else { return }
                 connected = state == .ready
                 ready.signal()
             }
-            do { try extra.connect(server: address) } catch {
-                ready.signal()
-                return
-            }
-            musicContexts[number] = extra
-            extraContexts.append(extra)
-            made = extra
+            do { try extra.connect(server: address) } catch { ready.signal() }
         }
         guard ready.wait(timeout: .now() + 10) == .success, connected, let made else {
-            throw BenchError("the probe's music connection \(number) could not connect")
+            throw BenchError("the probe's connection \(name) could not connect")
         }
         return made
     }
@@ -252,31 +252,19 @@ final class StreamProbe: @unchecked Sendable {
     func openCorkedStreams(connections: Int, streamsEach: Int, sinks: [String]) throws {
         let before = streams.count
         for connection in 0..<connections {
-            let ready = DispatchSemaphore(value: 0)
+            let extra = try connectedContext(name: "bench-client-\(connection)",
+                                             properties: ["application.name": "bench-client-\(connection)"])
             loop.perform { [self] in
-                guard let extra = try? PulseContext(loop: loop, name: "bench-client-\(connection)",
-                                                    properties: ["application.name": "bench-client-\(connection)"]) else {
-                    ready.signal()
-                    return
+                for number in 0..<streamsEach {
+                    guard let stream = try? PulsePlaybackStream(context: extra, name: "quiet-\(number)", sampleRate: 48000,
+                                                                channels: 2, properties: [:]) else { continue }
+                    let small = pa_buffer_attr(maxlength: UInt32.max, tlength: 1920, prebuf: UInt32.max,
+                                               minreq: UInt32.max, fragsize: UInt32.max)
+                    try? stream.connect(bufferAttributes: small, device: sinks[(connection * streamsEach + number) % sinks.count],
+                                        startCorked: true)
+                    ownStreams.append(stream)
                 }
-                extraContexts.append(extra)
-                extra.onStateChange = { [unowned self, unowned extra] state in
-                    if state.isFinal { ready.signal() }
-                    guard state == .ready else { return }
-                    for number in 0..<streamsEach {
-                        guard let stream = try? PulsePlaybackStream(context: extra, name: "quiet-\(number)", sampleRate: 48000,
-                                                                    channels: 2, properties: [:]) else { continue }
-                        let small = pa_buffer_attr(maxlength: UInt32.max, tlength: 1920, prebuf: UInt32.max,
-                                                   minreq: UInt32.max, fragsize: UInt32.max)
-                        try? stream.connect(bufferAttributes: small, device: sinks[(connection * streamsEach + number) % sinks.count],
-                                            startCorked: true)
-                        ownStreams.append(stream)
-                    }
-                    ready.signal()
-                }
-                do { try extra.connect(server: address) } catch { ready.signal() }
             }
-            ready.wait()
         }
         let expected = before + connections * streamsEach
         _ = try stamp("\(expected) streams", when: { $0.count >= expected }, timeout: .seconds(60))

@@ -38,10 +38,12 @@ final class FolderWatch {
     }
 
     /// Reads every pending event; whether one counts: any in a watched folder, and in an ancestor only
-    /// the making of a name it awaits.
+    /// the making of a name it awaits. An event of a watch no longer kept (the kernel's last word on a
+    /// watch the last rewatch removed) does not.
     private func readEvents() -> Bool {
         InotifyEvents.drain(fd).reduce(false) { counts, event in
-            guard let awaited = watched[event.watch]?.awaited else { return true }
+            guard let entry = watched[event.watch] else { return counts }
+            guard let awaited = entry.awaited else { return true }
             return counts || awaited.contains(event.name)
         }
     }
