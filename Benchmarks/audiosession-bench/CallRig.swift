@@ -101,7 +101,7 @@ final class CallRig {
 
     let server: SoundServer
     let daemon: BridgeDaemon?
-    /// The process of ``Silencer/muterProcess``.
+    /// The process of ``Silencer/muterProcess`` or ``Silencer/faderProcess``.
     let muter: TestProcess?
     let probe: StreamProbe
     let count: Int

@@ -36,15 +36,14 @@ struct BenchCommand: ParsableCommand {
         print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 and 0.3 where named; a few minutes)\n")
         var lines: [ReportLine] = []
         let callRounds = calls ?? (quick ? 5 : 30)
+        let musicCounts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
         do {
             if wanted(.interruptions) {
-                let counts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
-                lines += try Benchmarks.interruptions(musicStreams: counts, rounds: callRounds)
+                lines += try Benchmarks.interruptions(musicStreams: musicCounts, rounds: callRounds)
             }
             if wanted(.pipewire) {
-                let counts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
-                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire14, musicStreams: counts, rounds: callRounds)
-                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire, musicStreams: counts, rounds: callRounds)
+                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire14, musicStreams: musicCounts, rounds: callRounds)
+                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire, musicStreams: musicCounts, rounds: callRounds)
             }
             if wanted(.engine) {
                 lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500)
