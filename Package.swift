@@ -85,7 +85,10 @@ let package = Package(
         .target(name: "AudioTestHarness", dependencies: ["DBusKit"], path: "Tests/Harness"),
 
         // `make bench`: the performance budget, measured against baselines in the same run.
+        // The bench's count of allocations: the C allocator's entry points, defined in the bench itself.
+        .target(name: "CAllocationCount", path: "Benchmarks/CAllocationCount"),
         .executableTarget(name: "audiosession-bench", dependencies: ["AudioTestHarness", "PulseAudioClient", "CPulse", "DBusKit",
+                                                                     "CAllocationCount",
                                                                      "AudioPolicy", "AudioSessionDaemon", "AudioSessionModel",
                                                                      "CommandLineSupport",
                                                                      .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -48,6 +48,7 @@ struct BenchCommand: ParsableCommand {
             if wanted(.engine) {
                 lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500)
                 lines += try Benchmarks.journalWrite(rounds: quick ? 200 : 2000)
+                lines += try Benchmarks.allocationsOnTheCallPath(musicStreams: musicCounts, rounds: quick ? 3 : 10)
             }
             if wanted(.sessions) { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }
             if wanted(.calls) { lines += try Benchmarks.routeChangeAndCalls(rounds: quick ? 5 : 30, calls: quick ? 50 : 500) }

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+import AudioSessionDaemon
+import AudioTestHarness
+import CAllocationCount
+import CPulse
+import Foundation
+import Glibc
+import PulseAudioClient
+
+extension Benchmarks {
+    /// The allocations on a call's path (DESIGN §3, "Decide ahead"): a bridge in this process, on a
+    /// private PulseAudio with the shipped policies, the journal and the event log's share as the
+    /// daemon has them, hears of a phone stream next to `counts` music streams. Counted on the
+    /// bridge's loop thread from the stream's event to its first moves handed to libpulse, against
+    /// libpulse's own allocations for the same commands sent straight through its C calls.
+    static func allocationsOnTheCallPath(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
+        try checkAllocationCount()
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let rig = try InProcessBridge(server: server)
+        defer { rig.stop() }
+        let probe = try StreamProbe(address: server.address)
+        defer { probe.close() }
+        var lines: [ReportLine] = []
+        var playing = 0
+        for count in counts.sorted() {
+            while playing < count {
+                _ = try probe.play(properties: ["media.role": "music", "application.name": "bench-music",
+                                                "media.name": "music \(playing)"], connection: playing / 50)
+                playing += 1
+            }
+            var bridge: [Int] = [], commands: [Int] = []
+            for _ in 0..<rounds {
+                try rig.waitUntilReady(playingMusic: count)
+                let call = try probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
+                let path = try rig.takeCountedPath()
+                probe.stop(call)
+                bridge.append(path.allocations)
+                commands.append(path.commands)
+            }
+            let music = probe.streams.values.filter { $0.properties["media.role"] == "music" }.map(\.index)
+            let library = try rig.libpulseAllocations(volumesOf: music, server: server)
+            let figure = bridge.sorted()[bridge.count / 2]
+            let noun = count == 1 ? "stream" : "streams"
+            lines.append(ReportLine(
+                name: "allocations from a phone stream's event to its first moves, next to \(count) music \(noun), p50",
+                figure: "\(figure) (\(commands.max() ?? 0) commands)", baseline: "\(library) libpulse's own",
+                ratio: library > 0 ? Double(figure) / Double(library) : nil, budget: "≈ 1× (none of its own)"))
+        }
+        return lines
+    }
+
+    /// Throws when the count sees nothing: the bench's allocator entry points were not the ones used.
+    private static func checkAllocationCount() throws {
+        allocation_count_start()
+        let made = [Int](repeating: 7, count: 64 + Int(getpid() % 2))
+        let seen = allocation_count_stop()
+        guard seen > 0, made.count > 0 else { throw BenchError("the allocation count sees no allocation") }
+    }
+}
+
+/// A bridge on a loop of this process, as the daemon builds it (the journal, the event log's share of
+/// each action), whose phone streams' events are counted: their allocations and the server commands
+/// sent while each is handled.
+private final class InProcessBridge: @unchecked Sendable {
+    let loop: PulseLoop
+    let directory = NSTemporaryDirectory() + "allocation-bench-\(getpid())"
+    private var core: BridgeCore!
+    private var journal: EffectJournal!
+    private let lock = NSLock()
+    /// Loop-thread state: whether a counted event is being handled, and what it sent.
+    private var counting = false
+    private var commandsSent = 0
+    /// The counted paths not taken yet, under `lock`.
+    private var counted: [(allocations: Int, commands: Int)] = []
+
+    init(server: SoundServer) throws {
+        loop = try PulseLoop()
+        loop.start()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try onLoop { [self] in
+            journal = try EffectJournal(directory: directory)
+            core = BridgeCore(loop: loop, server: server.address, engine: PolicyEngine(policies: DefaultPolicies.set))
+            core.observeActions { [unowned self] action in
+                journal.apply(action)
+                _ = EventLogRecords.record(for: action, app: { _ in "" }, at: Date())
+                if counting, action.isServerCommand { commandsSent += 1 }
+            }
+            let handle = core.adapter.onEvent
+            core.adapter.onEvent = { [unowned self] event in
+                guard case .streamAppeared(let info) = event, info.role == "phone" else { return handle(event) }
+                counting = true
+                commandsSent = 0
+                allocation_count_start()
+                handle(event)
+                let allocations = allocation_count_stop()
+                counting = false
+                lock.withLock { counted.append((allocations, commandsSent)) }
+            }
+            core.start()
+        }
+    }
+
+    /// Waits until the bridge knows `playingMusic` playing streams, none changed by it, and has decided
+    /// its first moves ahead.
+    func waitUntilReady(playingMusic: Int) throws {
+        try waitUntil("the bridge to know \(playingMusic) music streams and decide ahead", timeout: .seconds(30)) {
+            try onLoop { [self] in
+                core.engine.playingOutputTotal == playingMusic && core.engine.streamsWithEffects.isEmpty
+                    && core.engine.firstMovesAreReady
+            }
+        }
+    }
+
+    /// The counted path of the next phone stream, once the bridge has heard of it; it must have sent
+    /// its first moves (a step decided in full is not the path measured).
+    func takeCountedPath() throws -> (allocations: Int, commands: Int) {
+        var path: (allocations: Int, commands: Int)?
+        try waitUntil("the bridge to hear of the phone stream", timeout: .seconds(10)) {
+            path = lock.withLock { counted.isEmpty ? nil : counted.removeFirst() }
+            return path != nil
+        }
+        guard let path, path.commands > 0 else { throw BenchError("the phone stream's first moves were not sent ahead") }
+        return path
+    }
+
+    /// libpulse's allocations for one volume command to each of `streams`, sent with its C calls and
+    /// no completion on a connection of the loop's own, on the loop thread; the volumes are the
+    /// streams' own.
+    func libpulseAllocations(volumesOf streams: [UInt32], server: SoundServer) throws -> Int {
+        let context = try onLoop { [self] in pa_context_new(loop.api, "audiosession-bench raw commands") }
+        guard let context else { throw BenchError("libpulse made no context") }
+        defer { try? onLoop { pa_context_disconnect(context); pa_context_unref(context) } }
+        _ = try onLoop { pa_context_connect(context, server.address, PA_CONTEXT_NOFLAGS, nil) }
+        try waitUntil("the raw connection to be ready") {
+            try onLoop { pa_context_get_state(context) == PA_CONTEXT_READY }
+        }
+        return try onLoop {
+            var volume = pa_cvolume()
+            pa_cvolume_set(&volume, 2, pa_volume_t(PA_VOLUME_NORM))
+            allocation_count_start()
+            for index in streams {
+                if let operation = pa_context_set_sink_input_volume(context, index, &volume, nil, nil) { pa_operation_unref(operation) }
+            }
+            return allocation_count_stop()
+        }
+    }
+
+    func stop() {
+        try? onLoop { [self] in core.stop() }
+        loop.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `body` on the loop thread and waits for its result.
+    private func onLoop<T>(_ body: @escaping () throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<T, Error>?
+        nonisolated(unsafe) let work = body
+        loop.perform {
+            result = Result { try work() }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 10) == .success, let result else { throw BenchError("the bridge's loop did not answer") }
+        return try result.get()
+    }
+}
