@@ -25,18 +25,32 @@ extension PolicyEngine {
                                    why: "\(stream.info.id) ended after the bridge changed it; the app's next stream starts as the user had it"))
     }
 
-    /// A new stream of an app whose earlier stream the bridge changed: a starting level that the bridge
-    /// had set on the earlier stream is the server's memory, and the user's level is put back; for
-    /// ``EngineSettings/serverMemoryWindow`` such a level reported later is the memory catching up.
-    mutating func takeOwedLevels(_ id: StreamID) {
+    /// A new stream of an app whose earlier stream the bridge changed, or whose other stream the bridge
+    /// has changed now (the server remembers the level it last saw on any stream of the app: a player
+    /// that opens its next track's stream while a call has its current one muted gets the mute): a
+    /// starting level that the bridge had set on that stream is the server's memory, and the user's
+    /// level of that stream is taken as this one's; for ``EngineSettings/serverMemoryWindow`` such a
+    /// level reported later is the memory catching up. Returns whether the stream's levels are to be
+    /// put right (``reconcile(_:fade:why:)``, once the stream has joined its session, so that an effect
+    /// in force there is not lifted for a moment).
+    mutating func takeRememberedLevels(_ id: StreamID) -> Bool {
         guard var stream = streams[id], let key = stream.info.restoreKey,
-            let owed = owedLevels.removeValue(forKey: key)
-        else { return }
+            let owed = owedLevels.removeValue(forKey: key) ?? changedLevels(sharing: key, besides: id)
+        else { return false }
         stream.serverMemory = TrackedStream.ServerMemoryWindow(until: now + settings.serverMemoryWindow, bridgeSet: owed.bridgeSet)
         if owed.bridgeSet.holds(volume: stream.user.volume, userVolume: owed.user.volume) { stream.user.volume = owed.user.volume }
         if owed.bridgeSet.holds(mute: stream.user.mute, userMute: owed.user.mute) { stream.user.mute = owed.user.mute }
         streams[id] = stream
-        reconcile(id, fade: .zero, why: Self.serverMemoryReason)
+        return true
+    }
+
+    /// The levels of a live stream with the same restore key that the bridge has changed now (the
+    /// lowest such stream, for a choice that does not depend on the table's order): what the server's
+    /// memory of the key may hold.
+    private func changedLevels(sharing key: String, besides id: StreamID) -> OwedLevels? {
+        streams.values.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched && $0.hasEffectInForce }
+            .min { $0.info.id < $1.info.id }
+            .map { OwedLevels(user: $0.user, bridgeSet: $0.bridgeSet) }
     }
 
     /// During a new stream's memory window, takes the parts of a report that are the server's memory:

@@ -62,9 +62,9 @@ extension PolicyEngine {
         streams[info.id] = TrackedStream(info: info, session: sessionID)
         if info.id.direction == .output && !info.corked { playingOutputCount += 1 }
         emit(.record(.streamAdded(info.id, app: info.app.name, role: info.role, session: sessionID)))
-        takeOwedLevels(info.id)
-        guard let sessionID else { return }
-        join(info.id, sessionID)
+        let remembered = takeRememberedLevels(info.id)
+        if let sessionID { join(info.id, sessionID) }
+        if remembered { reconcile(info.id, fade: .zero, why: Self.serverMemoryReason) }
     }
 
     /// Adds a tracked stream to a session: counts, effects, activation, placement and route.

@@ -135,4 +135,39 @@ struct ServerMemoryTests {
         scene.settle()
         #expect(scene.volume(next) == ducked)
     }
+
+    /// Each row: whether the call's mute or the duck's volume is in force on the player's stream when
+    /// the player opens another (its next track), which the server starts with that level.
+    @Test("a stream opened while the bridge has changed another of the app's starts from the user's levels, and gets them back after",
+          arguments: [true, false])
+    func streamOpenedWhileAnotherIsChanged(duringCall: Bool) {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        let cause: SessionID? = duringCall ? scene.activeSession("call", .playAndRecord, mode: .voiceChat) : nil
+        let navigation: StreamID? = duringCall ? nil : scene.startStream("Navigation")
+        scene.settle()
+        let remembered = scene.levels(song)
+        #expect(remembered != Self.user, "the bridge changed the song")
+        let next = scene.startStream("Music Player", role: "music", volume: remembered.volume.values[0], muted: remembered.mute)
+        scene.settle()
+        #expect(scene.engine.streams[next]?.user == Self.user, "the server's memory of the bridge's level is not the user's")
+        #expect(scene.levels(next) == remembered, "the cause is still in force on the new stream")
+        if let cause { scene.setActive(cause, false, notify: true) }
+        if let navigation { scene.stopStream(navigation) }
+        scene.settle()
+        #expect(scene.levels(song) == Self.user)
+        #expect(scene.levels(next) == Self.user)
+        #expect(scene.journal.isEmpty, "nothing the bridge set is left in force")
+    }
+
+    @Test("a stream opened muted while the bridge has another of the app's at the user's levels is the user's mute")
+    func streamOpenedNextToAnUntouchedOne() {
+        var scene = Self.playerEndedWhileInterrupted()
+        let song = scene.startStream("Music Player", role: "music")
+        scene.settle()
+        let next = scene.startStream("Music Player", role: "music", muted: true)
+        scene.settle()
+        #expect(scene.levels(song) == Self.user)
+        #expect(scene.isMuted(next), "nothing the bridge set is in force: the memory is the user's")
+    }
 }

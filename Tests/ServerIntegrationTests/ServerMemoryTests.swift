@@ -108,6 +108,49 @@ struct ServerMemoryTests {
                 "set \(setAfter) after the stream was seen; now \(stream); the bridge: \(daemon.diagnosis(lastRecords: 12))")
     }
 
+    /// A player that opens its next track's stream while a call has its current one muted: the server
+    /// starts the new stream with what it remembers of the app, the call's mute. Once the call ends,
+    /// both streams have the user's own levels, and so has the server's memory.
+    @Test("a stream an app opens while a call has its other stream muted has the user's levels once the call ends",
+          arguments: SoundServerKind.allCases)
+    func streamOpenedDuringACall(kind: SoundServerKind) throws {
+        let rig = try BridgedServer(kind)
+        defer { rig.stop() }
+        let server = rig.server
+        let player = try Player(server)
+        try player.start()
+        defer { player.stop() }
+        let first = try player.stream().index
+        try server.pactl(["set-sink-input-volume", "\(first)", "\(Self.userVolume)"])
+        try player.waitForUserLevels("the user's volume to land")
+        try waitUntil("the server's memory of the user's volume") { try remembered(server)?.matchesUser == true }
+
+        let call = try server.play(app: "softphone", role: "phone")
+        try waitUntil("the call to mute the player") { try server.reportedStream(index: first)?.mute == true }
+        try waitUntil("the server to remember the call's mute") { try remembered(server)?.mute == true }
+        let nextTrack = try server.play(app: Player.name, role: "music")
+        defer { nextTrack.stop() }
+        var second: ReportedStream?
+        try waitUntil("the player's second stream") {
+            second = try server.streams().compactMap(ReportedStream.init).first { $0.app == Player.name && $0.index != first }
+            return second != nil
+        }
+        let index = try #require(second).index
+        try waitUntil("the call to have the second stream muted too") { try server.reportedStream(index: index)?.mute == true }
+
+        call.stop()
+        func userLevels(_ stream: UInt32) throws -> Bool {
+            guard let reported = try server.reportedStream(index: stream) else { return false }
+            return !reported.mute && reported.volume.values.allSatisfy { $0 == Self.userVolume }
+        }
+        try waitUntil("both streams to have the user's levels (now \(String(describing: try? server.reportedStream(index: index))))") {
+            try userLevels(first) && userLevels(index)
+        }
+        try waitUntil("the server's memory to hold the user's levels (now \(String(describing: try? remembered(server))))") {
+            try remembered(server)?.matchesUser == true
+        }
+    }
+
     /// The player's stream ends while the call has it muted, then the call ends. A call's session stays
     /// active for its policy's release grace after its stream ends; a player stream started before
     /// that would start interrupted, so this waits for the session's end.
