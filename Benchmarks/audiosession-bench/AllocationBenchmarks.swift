@@ -125,9 +125,9 @@ private final class InProcessBridge: @unchecked Sendable {
         return path
     }
 
-    /// libpulse's allocations for one volume command to each of `streams`, sent with its C calls and
-    /// no completion on a connection of the loop's own, on the loop thread; the volumes are the
-    /// streams' own.
+    /// libpulse's allocations for one volume command to each of `streams`, sent with its C calls on a
+    /// connection of the loop's own, on the loop thread, each with a callback for its answer (that
+    /// makes libpulse keep a record of it, as for the bridge's); the volumes are the streams' own.
     func libpulseAllocations(volumesOf streams: [UInt32], server: SoundServer) throws -> Int {
         let context = try onLoop { [self] in pa_context_new(loop.api, "audiosession-bench raw commands") }
         guard let context else { throw BenchError("libpulse made no context") }
@@ -141,11 +141,14 @@ private final class InProcessBridge: @unchecked Sendable {
             pa_cvolume_set(&volume, 2, pa_volume_t(PA_VOLUME_NORM))
             allocation_count_start()
             for index in streams {
-                if let operation = pa_context_set_sink_input_volume(context, index, &volume, nil, nil) { pa_operation_unref(operation) }
+                if let operation = pa_context_set_sink_input_volume(context, index, &volume, Self.ignoreAnswer, nil) { pa_operation_unref(operation) }
             }
             return allocation_count_stop()
         }
     }
+
+    /// An answer's callback that does nothing.
+    private static let ignoreAnswer: pa_context_success_cb_t = { _, _, _ in }
 
     func stop() {
         try? onLoop { [self] in core.stop() }

@@ -71,13 +71,40 @@ public struct PolicyMatch: Hashable, Sendable {
 
     /// The rules, with their policy file names, that can name a fact of this source.
     func rules(for source: IdentitySource) -> [(name: String, values: Set<String>)] {
+        zip(Self.ruleNames(for: source), ruleValues(for: source)).map { ($0, $1) }
+    }
+
+    /// The policy file names of the rules that can name a fact of this source, in the order they are
+    /// tried: made once, so that naming the rule of a choice makes nothing.
+    static func ruleNames(for source: IdentitySource) -> [String] {
         switch source {
-        case .flatpak: [("[match] flatpak-ids", flatpakIDs), ("[match] desktop-ids", desktopIDs)]
-        case .systemdUnit, .applicationID: [("[match] desktop-ids", desktopIDs), ("[match] flatpak-ids", flatpakIDs)]
-        case .script, .binary: [("[match] binaries", binaries)]
-        case .applicationName: [("[match] application-names", applicationNames)]
-        case .role: [("[match] roles", roles)]
-        case .desktopCategories: [("[match] categories", categories)]
+        case .flatpak: RuleNames.flatpakFirst
+        case .systemdUnit, .applicationID: RuleNames.desktopFirst
+        case .script, .binary: RuleNames.binaries
+        case .applicationName: RuleNames.applicationNames
+        case .role: RuleNames.roles
+        case .desktopCategories: RuleNames.categories
+        case .roleFallback: []
+        }
+    }
+
+    private enum RuleNames {
+        static let flatpakFirst = ["[match] flatpak-ids", "[match] desktop-ids"]
+        static let desktopFirst = ["[match] desktop-ids", "[match] flatpak-ids"]
+        static let binaries = ["[match] binaries"]
+        static let applicationNames = ["[match] application-names"]
+        static let roles = ["[match] roles"]
+        static let categories = ["[match] categories"]
+    }
+
+    private func ruleValues(for source: IdentitySource) -> [Set<String>] {
+        switch source {
+        case .flatpak: [flatpakIDs, desktopIDs]
+        case .systemdUnit, .applicationID: [desktopIDs, flatpakIDs]
+        case .script, .binary: [binaries]
+        case .applicationName: [applicationNames]
+        case .role: [roles]
+        case .desktopCategories: [categories]
         case .roleFallback: []
         }
     }
@@ -125,12 +152,16 @@ extension PolicySet {
     /// desktop entry, and last the fallback for its role; within one fact, policies in precedence
     /// order. Nil when nothing decides: the stream mixes with everything and is never touched.
     public func choice(for app: AppIdentity, role: String?) -> PolicyChoice? {
-        let named: [(IdentitySource, String?)] = [
-            (.flatpak, app.flatpakID), (.systemdUnit, app.unitDesktopID), (.applicationID, app.desktopID),
-            (.script, app.script), (.binary, app.binary), (.applicationName, app.name), (.role, role),
-        ]
-        for case let (source, value?) in named {
-            if let naming = choiceIndex.first(naming: value, as: source) { return choice(naming, source, value) }
+        // One fact after another, in this order, without a list made of them.
+        func named(_ source: IdentitySource, _ value: String?) -> PolicyChoice? {
+            guard let value, let naming = choiceIndex.first(naming: value, as: source) else { return nil }
+            return choice(naming, source, value)
+        }
+        if let chosen = named(.flatpak, app.flatpakID) ?? named(.systemdUnit, app.unitDesktopID)
+            ?? named(.applicationID, app.desktopID) ?? named(.script, app.script) ?? named(.binary, app.binary)
+            ?? named(.applicationName, app.name) ?? named(.role, role)
+        {
+            return chosen
         }
         // Of the categories, the one the first policy and rule name; the first such in the entry's order.
         if let categories = app.desktopEntry?.categories {
@@ -145,7 +176,7 @@ extension PolicySet {
 
     private func choice(_ naming: ChoiceIndex.Naming, _ source: IdentitySource, _ value: String) -> PolicyChoice {
         let policy = policies[naming.policy]
-        return PolicyChoice(policy: policy, source: source, value: value, rule: policy.match.rules(for: source)[naming.rule].name)
+        return PolicyChoice(policy: policy, source: source, value: value, rule: PolicyMatch.ruleNames(for: source)[naming.rule])
     }
 
     /// The policy ``choice(for:role:)`` picks.

@@ -95,7 +95,7 @@ extension PolicyEngine {
             guard streams[info.id] == nil, !info.corked, explicitSession(for: info) == nil,
                 let policy = policySet.choice(for: info.app, role: info.role)?.policy
             else { return nil }
-            if policySessionByApp["\(policy.name):\(info.app.key)"] != nil { return nil }
+            if policySessionByApp[PolicySessionKey(policy: policy.name, app: info.app.key)] != nil { return nil }
             if let key = Self.processKey(policy, info.processChain.first), policySessionByApp[key] != nil { return nil }
             return firstMoves(info, policy)
         case .streamChanged(let info):
@@ -114,8 +114,10 @@ extension PolicyEngine {
     /// The first moves of a stream that was idle (paused, or silent) and plays now, its session as made.
     private func firstMoves(startingIdle stream: TrackedStream) -> [PolicyAction]? {
         guard let session = idleSessionAsMade(of: stream.info.id) else { return nil }
-        // The made-up stream of the table was another app's: what it did to this one does not count.
-        return firstMoves(stream.info, session.policy)?.filter { !Self.touches($0, stream.info.id) }
+        // The made-up stream of the table was another app's: what it did to this one does not count
+        // (looked for first, so that the table's own list is handed out when there is none).
+        guard let moves = firstMoves(stream.info, session.policy) else { return nil }
+        return moves.contains { Self.touches($0, stream.info.id) } ? moves.filter { !Self.touches($0, stream.info.id) } : moves
     }
 
     private func firstMoves(_ info: StreamInfo, _ policy: SessionPolicy) -> [PolicyAction]? {

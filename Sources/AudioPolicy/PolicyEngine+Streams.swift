@@ -28,7 +28,7 @@ extension PolicyEngine {
         if let id = explicitSession(for: info) { return id }
         guard let choice = chosen ?? policySet.choice(for: info.app, role: info.role) else { return nil }
         let policy = choice.policy
-        let key = "\(policy.name):\(info.app.key)"
+        let key = PolicySessionKey(policy: policy.name, app: info.app.key)
         if let id = policySessionByApp[key], sessions[id] != nil { return id }
         // An app whose policy watches for calls is one app per process: Chromium plays as "Chromium"
         // and records as "Chromium input" from one audio process, and the call is both.
@@ -46,9 +46,9 @@ extension PolicyEngine {
     }
 
     /// The key of the one policy session of a process, for a policy that watches for calls.
-    static func processKey(_ policy: SessionPolicy, _ pid: Int32?) -> String? {
+    static func processKey(_ policy: SessionPolicy, _ pid: Int32?) -> PolicySessionKey? {
         guard policy.calls.whileRecording, let pid else { return nil }
-        return "\(policy.name):process \(pid)"
+        return PolicySessionKey(policy: policy.name, process: pid)
     }
 
     /// A new stream; `choice` stands for the policy files' choice (the first moves are decided for a

@@ -58,7 +58,7 @@ public struct PolicyEngine: Sendable {
     var sessionByToken: [String: SessionID] = [:]
     /// The explicit sessions by the process that created them, for attributing streams by process.
     var explicitSessionsByOwner: [Int32: Set<SessionID>] = [:]
-    var policySessionByApp: [String: SessionID] = [:]
+    var policySessionByApp: [PolicySessionKey: SessionID] = [:]
     /// The user's levels of streams the bridge changed that have ended, with what the bridge had set on
     /// them, by the server's memory key: what the app's next stream is owed.
     var owedLevels: [String: OwedLevels] = [:]

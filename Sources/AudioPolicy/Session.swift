@@ -37,8 +37,8 @@ public struct Session: Hashable, Sendable {
     /// For policy sessions: the process of the first stream and its ancestors (to find the app's player).
     public var processChain: [Int32] = []
     public var token: String?
-    /// For policy sessions: the app they govern (``AppIdentity/key``).
-    public var appKey: String?
+    /// For policy sessions: the policy and the app they govern (``AppIdentity/key``).
+    public var appKey: PolicySessionKey?
     /// For a policy session, the fact and rule that chose its policy ("its binary 'mpv' is in [match] binaries").
     public var policyReason: String?
     public var policy: SessionPolicy
@@ -135,4 +135,28 @@ enum RouteCause: Hashable, Sendable {
     case defaultChanged
     case streamChange
     case wake
+}
+
+/// What a policy session is the one session of: an app under a policy, or, for a policy that watches
+/// for calls, a process (an app that plays and records under two names from one process is one app).
+/// A key of its parts, not a string made of them: looking one up makes nothing.
+public struct PolicySessionKey: Hashable, Sendable {
+    /// The policy's name.
+    public var policy: String
+    /// The app's key (``AppIdentity/key``), or nil for a process's session.
+    public var app: String?
+    /// The process, for a process's session.
+    public var process: Int32?
+
+    /// The session of an app under a policy.
+    public init(policy: String, app: String) {
+        self.policy = policy
+        self.app = app
+    }
+
+    /// The session of a process under a policy that watches for calls.
+    public init(policy: String, process: Int32) {
+        self.policy = policy
+        self.process = process
+    }
 }

@@ -36,6 +36,11 @@ public final class PulseContext: @unchecked Sendable {
     private var callbacksInstalled = false
     /// The requests libpulse has not answered yet, by their boxes (see `OwedAnswer`).
     private var owed: [ObjectIdentifier: OwedAnswer] = [:]
+    /// Hears the answer to each command sent with ``send(_:)``: its place's number, and the error when
+    /// the server refused it.
+    public var onSlotAnswer: ((Int, PulseError?) -> Void)?
+    /// The numbered places of commands sent with ``send(_:)``.
+    private(set) lazy var slots = CommandSlots(owner: self, capacity: Self.slotCapacity)
 
     /// Creates a context (`pa_context_new_with_proplist`) with the client name and properties.
     ///
@@ -84,6 +89,7 @@ public final class PulseContext: @unchecked Sendable {
         pa_context_set_subscribe_callback(pointer, nil, nil)
         pa_context_disconnect(pointer)
         owed.removeAll()
+        slots.reset()
     }
 
     /// Disconnects, and keeps the context until the loop callback that is running has returned (a
@@ -115,7 +121,10 @@ public final class PulseContext: @unchecked Sendable {
             this.onStateChange?(state)
             // libpulse cancels the requests of a connection that ended right after this callback, and
             // answers none of them: their completions are dropped, never called.
-            if state.isFinal { this.owed.removeAll() }
+            if state.isFinal {
+                this.owed.removeAll()
+                this.slots.reset()
+            }
         }, me)
         pa_context_set_subscribe_callback(pointer, { _, type, index, userdata in
             let this = Unmanaged<PulseContext>.fromOpaque(userdata!).takeUnretainedValue()

@@ -8,9 +8,15 @@ import PulseAudioClient
 /// later serial than its query's.
 struct QueryOrder {
     private var serial: UInt64 = 0
-    private var removedAt: [PulseFacility: [UInt32: UInt64]] = [:]
+    /// An object of the server's. One key of both parts, so that a table emptied with its capacity kept
+    /// takes the next entries without allocating (the path of an interruption's first moves).
+    private struct Object: Hashable {
+        var facility: PulseFacility
+        var index: UInt32
+    }
+    private var removedAt: [Object: UInt64] = [:]
     /// The serial of the last command sent to each stream while queries were out.
-    private var commandedAt: [PulseFacility: [UInt32: UInt64]] = [:]
+    private var commandedAt: [Object: UInt64] = [:]
     /// The serials of the queries not answered yet, oldest first. A removal older than all of them can
     /// no longer make an answer stale, so it is forgotten (else every object ever removed stays here).
     private var queriesInFlight: [UInt64] = []
@@ -38,14 +44,14 @@ struct QueryOrder {
             commandedAt.removeAll(keepingCapacity: true)
             return
         }
-        guard removedAt.values.reduce(0, { $0 + $1.count }) > Self.removalsKeptBeforePruning else { return }
-        for facility in removedAt.keys { removedAt[facility] = removedAt[facility]?.filter { $0.value > oldest } }
+        guard removedAt.count > Self.removalsKeptBeforePruning else { return }
+        removedAt = removedAt.filter { $0.value > oldest }
     }
 
     /// The server removed an object.
     mutating func removed(_ facility: PulseFacility, _ index: UInt32) {
-        removedAt[facility, default: [:]][index] = nextSerial()
-        commandedAt[facility]?[index] = nil
+        removedAt[Object(facility: facility, index: index)] = nextSerial()
+        commandedAt[Object(facility: facility, index: index)] = nil
     }
 
     /// A command to a stream's levels (its volume or mute) is about to be sent. Only an answer to a
@@ -53,17 +59,17 @@ struct QueryOrder {
     mutating func commandSent(_ facility: PulseFacility, _ index: UInt32) {
         let sent = nextSerial()
         guard !queriesInFlight.isEmpty else { return }
-        commandedAt[facility, default: [:]][index] = sent
+        commandedAt[Object(facility: facility, index: index)] = sent
     }
 
     /// Whether a command to the stream was sent after the query that returned it: the answer tells
     /// how the stream was before the command, which the server has carried out since.
     func commandFollowed(_ facility: PulseFacility, _ index: UInt32, askedAt: UInt64) -> Bool {
-        (commandedAt[facility]?[index] ?? 0) > askedAt
+        (commandedAt[Object(facility: facility, index: index)] ?? 0) > askedAt
     }
 
     /// Whether the object was removed after the query that returned it was sent.
     func isStale(_ facility: PulseFacility, _ index: UInt32, askedAt: UInt64) -> Bool {
-        (removedAt[facility]?[index] ?? 0) > askedAt
+        (removedAt[Object(facility: facility, index: index)] ?? 0) > askedAt
     }
 }

@@ -14,35 +14,49 @@ extension ServerAdapter {
             if action.isServerCommand { report(action, PulseError(code: 1, operation: "no connection to the server")) }
             return
         }
-        let done: PulseContext.Completion = { [unowned self] result in
-            if case .failure(let error) = result { self.report(action, error) }
-        }
         switch action {
         case .setStreamMute(let id, let mute, _):
-            commandSent(to: id)
-            if id.direction == .output { context.setSinkInputMute(id.index, mute, done) }
-            else { context.setSourceOutputMute(id.index, mute, done) }
+            send(id.direction == .output ? .sinkInputMute(id.index, mute) : .sourceOutputMute(id.index, mute), action, to: id, context)
         case .setStreamVolume(let id, let volume, _):
-            commandSent(to: id)
-            if id.direction == .output { context.setSinkInputVolume(id.index, volume.values, done) }
-            else { context.setSourceOutputVolume(id.index, volume.values, done) }
+            send(id.direction == .output ? .sinkInputVolume(id.index, volume.values) : .sourceOutputVolume(id.index, volume.values),
+                 action, to: id, context)
         case .moveStream(let id, let device, _):
-            move(id, to: device.index, context, done)
+            move(id, to: device.index, context, completion(of: action))
         case .setDeviceVolume(let id, let volume, _):
-            if id.direction == .output { context.setSinkVolume(id.index, volume.values, done) }
-            else { context.setSourceVolume(id.index, volume.values, done) }
+            if id.direction == .output { context.setSinkVolume(id.index, volume.values, completion(of: action)) }
+            else { context.setSourceVolume(id.index, volume.values, completion(of: action)) }
         case .setCardProfile(let card, let profile, _):
-            context.setCardProfile(card, profile, done)
+            context.setCardProfile(card, profile, completion(of: action))
         case .combineOutputs(let name, let outputs, _):
             let argument = "sink_name=\(name) slaves=\(outputs.joined(separator: ",")) "
                 + "sink_properties=device.description=multiRoute"
+            let done = completion(of: action)
             context.loadModule("module-combine-sink", argument: argument) { result in done(result.map { _ in }) }
         case .removeCombinedOutput(let name, _):
             removeCombinedOutputs(context) { $0 == name }
         case .rememberStreamLevels(let key, let levels, _):
-            remember(key, levels, context: context, done)
+            remember(key, levels, context: context, completion(of: action))
         default:
             break
+        }
+    }
+
+    /// Sends a level command in one of the connection's numbered places (no allocation: the path of an
+    /// interruption's first moves), or with a completion of its own when every place is taken.
+    private func send(_ command: PulseLevelCommand, _ action: PolicyAction, to id: StreamID, _ context: PulseContext) {
+        commandSent(to: id)
+        do {
+            guard let number = try context.send(command) else { return context.send(command, completion(of: action)) }
+            commandLedger.note(action, at: number)
+        } catch {
+            report(action, error)
+        }
+    }
+
+    /// A command's completion: a failure is reported back to the engine as the action's.
+    private func completion(of action: PolicyAction) -> PulseContext.Completion {
+        { [unowned self] result in
+            if case .failure(let error) = result { self.report(action, error) }
         }
     }
 

@@ -23,6 +23,8 @@ public final class ServerAdapter: @unchecked Sendable {
 
     /// The server connection (nil while there is none); its commands are in `ServerAdapter+Commands`.
     var context: PulseContext?
+    /// The actions behind the level commands in flight on ``context``.
+    var commandLedger = CommandLedger(capacity: 0)
     /// Whether the bridge's connection may take up the server's shared memory (see
     /// `ServerAdapter+SharedMemory`), whether the next connection does, and whether the current one did.
     let wantsSharedMemory: Bool
@@ -142,6 +144,11 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Makes `context` the bridge's connection: its state changes and events are the adapter's.
     func adopt(_ context: PulseContext) {
         self.context = context
+        let ledger = CommandLedger(capacity: PulseContext.slotCapacity)
+        commandLedger = ledger
+        context.onSlotAnswer = { [unowned self] number, error in
+            if let action = ledger.take(number), let error { self.report(action, error) }
+        }
         context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
         context.onChange = { [unowned self] change in self.changed(change) }
     }

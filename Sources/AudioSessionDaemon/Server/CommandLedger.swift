@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+
+/// The engine's actions behind the level commands in flight on one connection, by the numbered place
+/// each was sent in (``PulseContext/send(_:)``): made once per connection, so that sending a mute or a
+/// volume allocates nothing, and a refusal is still reported as the action that failed.
+final class CommandLedger {
+    private var actions: ContiguousArray<PolicyAction?>
+
+    init(capacity: Int) { actions = ContiguousArray(repeating: nil, count: capacity) }
+
+    /// Notes the action sent in place `number`.
+    func note(_ action: PolicyAction, at number: Int) { actions[number] = action }
+
+    /// The action of place `number`, whose answer came; the place no longer holds it.
+    func take(_ number: Int) -> PolicyAction? {
+        let action = actions[number]
+        actions[number] = nil
+        return action
+    }
+}
