@@ -9,19 +9,35 @@ import Glibc
 import PulseAudioClient
 
 extension Benchmarks {
-    /// The allocations on a call's path (DESIGN §3, "Decide ahead"): a bridge in this process, on a
-    /// private PulseAudio with the shipped policies, the journal and the event log's share as the
-    /// daemon has them, hears of a phone stream next to `counts` music streams. Counted on the
-    /// bridge's loop thread from the stream's event to its first moves handed to libpulse, against
-    /// libpulse's own allocations for the same commands sent straight through its C calls.
+    /// The allocations on a call's path (DESIGN §3, "Decide ahead"), on every stack: a bridge in this
+    /// process, on a private server with the shipped policies, the journal and the event log's share
+    /// as the daemon has them, hears of a phone stream that starts next to `counts` music streams.
+    /// Counted on the bridge's loop thread from the event that starts the stream (it appears playing,
+    /// or, on PipeWire, it appears paused and then plays) to its first moves handed to libpulse,
+    /// against libpulse's own allocations for the same commands sent straight through its C calls.
     static func allocationsOnTheCallPath(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try checkAllocationCount()
-        let server = try SoundServer(.pulseaudio)
+        var lines: [ReportLine] = []
+        for kind in [SoundServerKind.pulseaudio, .pipewire14, .pipewire] {
+            lines += try allocationsOnTheCallPath(kind, musicStreams: counts, rounds: rounds)
+        }
+        return lines
+    }
+
+    private static func allocationsOnTheCallPath(_ kind: SoundServerKind, musicStreams counts: [Int], rounds: Int) throws
+        -> [ReportLine]
+    {
+        let server = try SoundServer(kind)
         defer { server.stop() }
         let rig = try InProcessBridge(server: server)
         defer { rig.stop() }
         let probe = try StreamProbe(address: server.address)
         defer { probe.close() }
+        let stack = switch kind {
+        case .pulseaudio: ""
+        case .pipewire14: "PipeWire 1.4: "
+        case .pipewire: "PipeWire 0.3: "
+        }
         var lines: [ReportLine] = []
         var playing = 0
         for count in counts.sorted() {
@@ -40,11 +56,12 @@ extension Benchmarks {
                 commands.append(path.commands)
             }
             let music = probe.streams.values.filter { $0.properties["media.role"] == "music" }.map(\.index)
-            let library = try rig.libpulseAllocations(volumesOf: music, server: server)
+            // libpulse's own count varies a little with its free lists and queues: the middle of five.
+            let library = try (0..<5).map { _ in try rig.libpulseAllocations(volumesOf: music, server: server) }.sorted()[2]
             let figure = bridge.sorted()[bridge.count / 2]
             let noun = count == 1 ? "stream" : "streams"
             lines.append(ReportLine(
-                name: "allocations from a phone stream's event to its first moves, next to \(count) music \(noun), p50",
+                name: "\(stack)allocations from a phone stream's start to its first moves, next to \(count) music \(noun), p50",
                 figure: "\(figure) (\(commands.max() ?? 0) commands)", baseline: "\(library) libpulse's own",
                 ratio: library > 0 ? Double(figure) / Double(library) : nil, budget: "≈ 1× (none of its own)"))
         }
@@ -72,6 +89,8 @@ private final class InProcessBridge: @unchecked Sendable {
     /// Loop-thread state: whether a counted event is being handled, and what it sent.
     private var counting = false
     private var commandsSent = 0
+    /// The phone streams whose start was counted (loop thread).
+    private var countedCalls: Set<StreamID> = []
     /// The counted paths not taken yet, under `lock`.
     private var counted: [(allocations: Int, commands: Int)] = []
 
@@ -89,7 +108,7 @@ private final class InProcessBridge: @unchecked Sendable {
             }
             let handle = core.adapter.onEvent
             core.adapter.onEvent = { [unowned self] event in
-                guard case .streamAppeared(let info) = event, info.role == "phone" else { return handle(event) }
+                guard let started = Self.startedCall(event), countedCalls.insert(started).inserted else { return handle(event) }
                 counting = true
                 commandsSent = 0
                 allocation_count_start()
@@ -99,6 +118,14 @@ private final class InProcessBridge: @unchecked Sendable {
                 lock.withLock { counted.append((allocations, commandsSent)) }
             }
             core.start()
+        }
+    }
+
+    /// The phone stream an event reports playing: it appeared playing, or it plays now.
+    private static func startedCall(_ event: PolicyEvent) -> StreamID? {
+        switch event {
+        case .streamAppeared(let info), .streamChanged(let info): info.role == "phone" && !info.corked ? info.id : nil
+        default: nil
         }
     }
 

@@ -6,12 +6,12 @@ import Foundation
 // `make bench`: the performance budget of DESIGN.md §3, measured against private PulseAudio servers
 // that the benchmark starts itself, each figure next to a baseline measured in the same run.
 //
-//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|sessions|calls|scale|sound] [--streams N] [--calls N]
+//   audiosession-bench [--quick] [--only interruptions|pipewire|engine|allocations|sessions|calls|scale|sound] [--streams N] [--calls N]
 //
 // `--quick` takes fewer rounds and a smaller scale, to check that the benchmarks run.
 
 /// The parts of the benchmark, each runnable alone.
-enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument { case interruptions, pipewire, engine, sessions, calls, scale, sound }
+enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument { case interruptions, pipewire, engine, allocations, sessions, calls, scale, sound }
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,6 +48,8 @@ struct BenchCommand: ParsableCommand {
             if wanted(.engine) {
                 lines += try Benchmarks.engineStep(musicStreams: [1, 10, 100], rounds: quick ? 50 : 500)
                 lines += try Benchmarks.journalWrite(rounds: quick ? 200 : 2000)
+            }
+            if wanted(.allocations) {
                 lines += try Benchmarks.allocationsOnTheCallPath(musicStreams: musicCounts, rounds: quick ? 3 : 10)
             }
             if wanted(.sessions) { lines += try Benchmarks.sessionCalls(sessions: quick ? 100 : 1000, calls: quick ? 30 : 200) }

@@ -136,7 +136,8 @@ extension PolicyEngine {
     /// inactive, not interrupted and in no call (what the table's made-up new session stands for).
     private func idleSessionAsMade(of id: StreamID) -> Session? {
         guard let stream = streams[id], !stream.isPlaying, let sessionID = stream.session,
-            let session = sessions[sessionID], session.kind == .policy, session.streamIDs == [id], !session.isActive,
+            let session = sessions[sessionID], session.kind == .policy, session.streamIDs.count == 1,
+            session.streamIDs.contains(id), !session.isActive,
             session.call == nil, session.autoDeactivateAt == nil, session.interrupters.isEmpty, !session.quietAfterCall
         else { return nil }
         return session
