@@ -46,12 +46,26 @@ extension Benchmarks {
                                                 "media.name": "music \(playing)"], connection: playing / 50)
                 playing += 1
             }
-            var bridge: [Int] = [], commands: [Int] = []
-            for _ in 0..<rounds {
+            var bridge: [Int] = [], commands: [Int] = [], decidedInFull = 0
+            while bridge.count < rounds {
+                // The server has carried out the last call's end (the bridge hears of each unmute; a
+                // report that comes after it decided ahead makes its table stale), and the bridge is ready.
+                _ = try probe.stamp("the music playing as before the call", when: { streams in
+                    streams.values.filter { $0.properties["media.role"] == "music" }.count == count
+                        && streams.values.allSatisfy { $0.properties["media.role"] != "music" || !$0.mute }
+                })
                 try rig.waitUntilReady(playingMusic: count)
                 let call = try probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
                 let path = try rig.takeCountedPath()
                 probe.stop(call)
+                // An event that came between the bridge's deciding and the call's start (the server's
+                // report of a stream) makes the table stale, and the step is decided in full: not the
+                // path measured, and the call is made again.
+                guard path.decidedAhead else {
+                    decidedInFull += 1
+                    guard decidedInFull <= rounds * 2 else { throw BenchError("the calls' first moves were not decided ahead") }
+                    continue
+                }
                 bridge.append(path.allocations)
                 commands.append(path.commands)
             }
@@ -86,13 +100,22 @@ private final class InProcessBridge: @unchecked Sendable {
     private var core: BridgeCore!
     private var journal: EffectJournal!
     private let lock = NSLock()
-    /// Loop-thread state: whether a counted event is being handled, and what it sent.
+    /// Loop-thread state: whether a counted event is being handled, what it sent, and whether the
+    /// engine's full step ran in it (the first moves were not decided ahead).
     private var counting = false
     private var commandsSent = 0
+    private var steppedInFull = false
     /// The phone streams whose start was counted (loop thread).
     private var countedCalls: Set<StreamID> = []
     /// The counted paths not taken yet, under `lock`.
-    private var counted: [(allocations: Int, commands: Int)] = []
+    private var counted: [CountedPath] = []
+
+    /// A counted call's start.
+    struct CountedPath {
+        var allocations: Int
+        var commands: Int
+        var decidedAhead: Bool
+    }
 
     init(server: SoundServer) throws {
         loop = try PulseLoop()
@@ -106,16 +129,20 @@ private final class InProcessBridge: @unchecked Sendable {
                 _ = EventLogRecords.record(for: action, app: { _ in "" }, at: Date())
                 if counting, action.isServerCommand { commandsSent += 1 }
             }
+            // The engine's full step tells its observers of the event; first moves sent ahead do not.
+            core.observeEvents { [unowned self] _ in if counting { steppedInFull = true } }
             let handle = core.adapter.onEvent
             core.adapter.onEvent = { [unowned self] event in
                 guard let started = Self.startedCall(event), countedCalls.insert(started).inserted else { return handle(event) }
                 counting = true
                 commandsSent = 0
+                steppedInFull = false
                 allocation_count_start()
                 handle(event)
                 let allocations = allocation_count_stop()
                 counting = false
-                lock.withLock { counted.append((allocations, commandsSent)) }
+                let path = CountedPath(allocations: allocations, commands: commandsSent, decidedAhead: !steppedInFull && commandsSent > 0)
+                lock.withLock { counted.append(path) }
             }
             core.start()
         }
@@ -140,16 +167,14 @@ private final class InProcessBridge: @unchecked Sendable {
         }
     }
 
-    /// The counted path of the next phone stream, once the bridge has heard of it; it must have sent
-    /// its first moves (a step decided in full is not the path measured).
-    func takeCountedPath() throws -> (allocations: Int, commands: Int) {
-        var path: (allocations: Int, commands: Int)?
+    /// The counted path of the next phone stream, once the bridge has heard of it.
+    func takeCountedPath() throws -> CountedPath {
+        var path: CountedPath?
         try waitUntil("the bridge to hear of the phone stream", timeout: .seconds(10)) {
             path = lock.withLock { counted.isEmpty ? nil : counted.removeFirst() }
             return path != nil
         }
-        guard let path, path.commands > 0 else { throw BenchError("the phone stream's first moves were not sent ahead") }
-        return path
+        return path!
     }
 
     /// libpulse's allocations for one volume command to each of `streams`, sent with its C calls on a
