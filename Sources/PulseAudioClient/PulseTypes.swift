@@ -97,7 +97,8 @@ public struct PulseStream: Hashable, Sendable {
     public var name: String
     public var client: UInt32?
     public var ownerModule: UInt32?
-    /// The sink or source index.
+    /// The sink or source index; ``noDevice`` while the stream has none (pipewire-pulse reports a new
+    /// stream before it is linked).
     public var device: UInt32
     public var corked: Bool
     public var mute: Bool
@@ -105,6 +106,9 @@ public struct PulseStream: Hashable, Sendable {
     public var hasVolume: Bool
     public var channelNames: [String]
     public var properties: [String: String]
+
+    /// The ``device`` of a stream that has none (`PA_INVALID_INDEX`).
+    public static let noDevice = UInt32.max
 }
 
 /// A loaded module (`pa_module_info`).

@@ -97,7 +97,10 @@ extension ServerAdapter {
         if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
         // Streams that belong to a module (loopbacks, filters) have no client and are not apps.
         guard previous != stream, stream.client != nil else { return }
-        if let previous, previous.device != stream.device { checkDefaultsOnPipeWire() }
+        // A stream that moved may have followed a new default. One that gets its first device (every
+        // new stream on PipeWire) did not move: a check then would open a connection to the server
+        // just as a call's first moves go out.
+        if let previous, previous.device != stream.device, previous.device != PulseStream.noDevice { checkDefaultsOnPipeWire() }
         let process = process(of: stream)
         var info = ServerTranslation.stream(stream, app: app(of: stream, process: process), process: process)
         info.levelsPrecedeLastCommand = order.commandFollowed(facility, stream.index, askedAt: askedAt)
