@@ -48,7 +48,7 @@ extension PolicyEngine {
     /// lowest such stream, for a choice that does not depend on the table's order): what the server's
     /// memory of the key may hold.
     private func changedLevels(sharing key: String, besides id: StreamID) -> OwedLevels? {
-        streams.values.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched && $0.hasEffectInForce }
+        streams.values.lazy.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched && $0.hasEffectInForce }
             .min { $0.info.id < $1.info.id }
             .map { OwedLevels(user: $0.user, bridgeSet: $0.bridgeSet) }
     }
