@@ -133,6 +133,8 @@ private final class InProcessBridge: @unchecked Sendable {
             core.observeEvents { [unowned self] _ in if counting { steppedInFull = true } }
             let handle = core.adapter.onEvent
             core.adapter.onEvent = { [unowned self] event in
+                // PipeWire gives a new stream the index of one that has ended.
+                if case .streamVanished(let id) = event { countedCalls.remove(id) }
                 guard let started = Self.startedCall(event), countedCalls.insert(started).inserted else { return handle(event) }
                 counting = true
                 commandsSent = 0
