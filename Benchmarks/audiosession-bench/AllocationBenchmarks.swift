@@ -71,7 +71,7 @@ extension Benchmarks {
             }
             let music = probe.streams.values.filter { $0.properties["media.role"] == "music" }.map(\.index)
             // libpulse's own count varies a little with its free lists and queues: the middle of five.
-            let library = try (0..<5).map { _ in try rig.libpulseAllocations(volumesOf: music, server: server) }.sorted()[2]
+            let library = try rig.libpulseAllocations(volumesOf: music, server: server, times: 5).sorted()[2]
             let figure = bridge.sorted()[bridge.count / 2]
             let noun = count == 1 ? "stream" : "streams"
             lines.append(ReportLine(
@@ -182,7 +182,8 @@ private final class InProcessBridge: @unchecked Sendable {
     /// libpulse's allocations for one volume command to each of `streams`, sent with its C calls on a
     /// connection of the loop's own, on the loop thread, each with a callback for its answer (that
     /// makes libpulse keep a record of it, as for the bridge's); the volumes are the streams' own.
-    func libpulseAllocations(volumesOf streams: [UInt32], server: SoundServer) throws -> Int {
+    /// Counted `times` over one connection.
+    func libpulseAllocations(volumesOf streams: [UInt32], server: SoundServer, times: Int) throws -> [Int] {
         let context = try onLoop { [self] in pa_context_new(loop.api, "audiosession-bench raw commands") }
         guard let context else { throw BenchError("libpulse made no context") }
         defer { try? onLoop { pa_context_disconnect(context); pa_context_unref(context) } }
@@ -190,14 +191,20 @@ private final class InProcessBridge: @unchecked Sendable {
         try waitUntil("the raw connection to be ready") {
             try onLoop { pa_context_get_state(context) == PA_CONTEXT_READY }
         }
-        return try onLoop {
-            var volume = pa_cvolume()
-            pa_cvolume_set(&volume, 2, pa_volume_t(PA_VOLUME_NORM))
-            allocation_count_start()
-            for index in streams {
-                if let operation = pa_context_set_sink_input_volume(context, index, &volume, Self.ignoreAnswer, nil) { pa_operation_unref(operation) }
+        return try (0..<times).map { _ in
+            // Each count starts with the last one's answers in, as the bridge's first moves do.
+            try waitUntil("libpulse's answers to the raw commands") { try onLoop { pa_context_is_pending(context) == 0 } }
+            return try onLoop {
+                var volume = pa_cvolume()
+                pa_cvolume_set(&volume, 2, pa_volume_t(PA_VOLUME_NORM))
+                allocation_count_start()
+                for index in streams {
+                    if let operation = pa_context_set_sink_input_volume(context, index, &volume, Self.ignoreAnswer, nil) {
+                        pa_operation_unref(operation)
+                    }
+                }
+                return allocation_count_stop()
             }
-            return allocation_count_stop()
         }
     }
 
