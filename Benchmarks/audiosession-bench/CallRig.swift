@@ -34,6 +34,14 @@ enum Silencer: CustomStringConvertible {
         }
     }
 
+    /// Whether the silencer's rounds leave the machine cold for the next rig's, whatever the pause:
+    /// WirePlumber relinks every music stream after its call, through its own process, PipeWire's and
+    /// pipewire-pulse's, and the rig after it read up to twice as slow even once all three were quiet.
+    var disturbsTheNextRound: Bool {
+        if case .wirePlumberRoles = self { return true }
+        return false
+    }
+
     /// Whether the silencer fades the music before it mutes it.
     var fades: Bool {
         switch self {
@@ -157,6 +165,12 @@ final class CallRig {
         }
         _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
         daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
+    }
+
+    /// The rig's processes that act on what a round changed (the bridge, the muting process, WirePlumber),
+    /// besides the server's, which plays the music all the time.
+    var followers: [ProcessFigures] {
+        [daemon?.process.pid, muter?.pid, server.graphManagerPID].compactMap { $0 }.map(ProcessFigures.init(pid:))
     }
 
     /// What the bridge was doing when a round failed: whether it still runs, its output and its last records.

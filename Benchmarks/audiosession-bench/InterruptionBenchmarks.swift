@@ -3,8 +3,13 @@ import AudioTestHarness
 import Foundation
 
 extension Benchmarks {
-    /// The pause after each round, in seconds.
+    /// The pause after each round, in seconds, once every rig has settled (``settled``).
     static let gapBetweenRounds = 0.05
+
+    /// How long every rig's followers (``CallRig/followers``) must have used no CPU before the next
+    /// round: longer than the bridge's quiet before it decides ahead (20 ms), so that its deciding
+    /// counts as the round's.
+    static let settled = Duration.milliseconds(30)
 
     /// The shipped policies' interruption fade.
     static let interruptionFade = Duration.milliseconds(30)
@@ -87,25 +92,32 @@ extension Benchmarks {
     }
 
     /// The first-change and mute times of each silencer, over `rounds` calls taken in turn on rigs that
-    /// all run at once; the first round of each warms up.
+    /// all run at once; the first round of each warms up. A silencer whose round leaves the machine
+    /// cold for the next (``Silencer/disturbsTheNextRound``) takes its rounds after the others'.
     private static func alternate(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
                                   rounds: Int) throws -> [(firstChange: Samples, muted: Samples)] {
         var rigs: [CallRig] = []
         defer { rigs.forEach { $0.stop() } }
         for silencer in silencers { rigs.append(try CallRig(silencer, on: kind, musicStreams: count)) }
+        let followers = rigs.flatMap(\.followers)
         var results = Array(repeating: (firstChange: Samples(), muted: Samples()), count: rigs.count)
-        for round in 0...rounds {
-            for (index, rig) in rigs.enumerated() {
-                let measured: CallRig.Round
-                do { measured = try rig.round() } catch {
-                    throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rig.diagnosis)")
+        let inTurn = silencers.indices.filter { !silencers[$0].disturbsTheNextRound }
+        let afterwards = silencers.indices.filter { silencers[$0].disturbsTheNextRound }
+        for group in [inTurn] + afterwards.map({ [$0] }) {
+            for round in 0...rounds {
+                for index in group {
+                    let measured: CallRig.Round
+                    do { measured = try rigs[index].round() } catch {
+                        throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rigs[index].diagnosis)")
+                    }
+                    // What a round leaves running (WirePlumber relinking the music after its call, a bridge
+                    // deciding ahead) must not weigh on the next rig's round.
+                    ProcessFigures.waitUntilQuiet(followers, Self.settled, looking: .milliseconds(5), timeout: .seconds(5))
+                    Thread.sleep(forTimeInterval: Self.gapBetweenRounds)
+                    guard round > 0 else { continue }
+                    results[index].firstChange.append(measured.firstChange)
+                    results[index].muted.append(measured.muted)
                 }
-                // What a round leaves running (WirePlumber relinking the music after its call) must not
-                // weigh on the next rig's round.
-                Thread.sleep(forTimeInterval: Self.gapBetweenRounds)
-                guard round > 0 else { continue }
-                results[index].firstChange.append(measured.firstChange)
-                results[index].muted.append(measured.muted)
             }
         }
         return results

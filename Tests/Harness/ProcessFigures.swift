@@ -29,12 +29,19 @@ public struct ProcessFigures: Sendable {
 
     /// Waits until the process has used no CPU for `quiet`, so that it has handled everything sent to it.
     public func waitUntilQuiet(_ quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(120)) {
+        Self.waitUntilQuiet([self], quiet, looking: .milliseconds(20), timeout: timeout)
+    }
+
+    /// Waits until none of `processes` has used CPU for `quiet`, looking every `interval`, or until
+    /// `timeout`.
+    public static func waitUntilQuiet(_ processes: [ProcessFigures], _ quiet: Duration, looking interval: Duration,
+                                      timeout: Duration) {
         let deadline = ContinuousClock.now + timeout
-        var last = cpuNanoseconds
+        var last = processes.map(\.cpuNanoseconds)
         var quietSince = ContinuousClock.now
         while ContinuousClock.now < deadline {
-            usleep(20_000)
-            let now = cpuNanoseconds
+            usleep(useconds_t(interval / .microseconds(1)))
+            let now = processes.map(\.cpuNanoseconds)
             if now != last {
                 last = now
                 quietSince = .now
