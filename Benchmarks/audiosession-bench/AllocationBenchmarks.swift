@@ -124,8 +124,8 @@ private final class InProcessBridge: @unchecked Sendable {
         try onLoop { [self] in
             journal = try EffectJournal(directory: directory)
             core = BridgeCore(loop: loop, server: server.address, engine: PolicyEngine(policies: DefaultPolicies.set))
+            core.writeJournal { [unowned self] action in journal.apply(action) }
             core.observeActions { [unowned self] action in
-                journal.apply(action)
                 _ = EventLogRecords.record(for: action, app: { _ in "" }, at: Date())
                 if counting, action.isServerCommand { commandsSent += 1 }
             }

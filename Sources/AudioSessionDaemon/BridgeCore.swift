@@ -15,6 +15,7 @@ public final class BridgeCore: @unchecked Sendable {
     public let adapter: ServerAdapter
     public private(set) var engine: PolicyEngine
     private var eventObservers: [(PolicyEvent) -> Void] = []
+    private var journalWriters: [(PolicyAction) -> Void] = []
     private var actionObservers: [(PolicyAction) -> Void] = []
     private var settledObservers: [(PolicyEvent) -> Void] = []
     private lazy var tickTimer = PulseTimer(loop: loop) { [unowned self] in self.send(.tick) }
@@ -33,6 +34,9 @@ public final class BridgeCore: @unchecked Sendable {
 
     /// Sees every event before the engine handles it.
     public func observeEvents(_ observer: @escaping (PolicyEvent) -> Void) { eventObservers.append(observer) }
+    /// Writes the journal: sees every journal action (``PolicyAction/isJournal``) before the server
+    /// commands that follow it leave, and before the action observers see it.
+    public func writeJournal(_ writer: @escaping (PolicyAction) -> Void) { journalWriters.append(writer) }
     /// Sees every action the engine returns, after the server's share was executed.
     public func observeActions(_ observer: @escaping (PolicyAction) -> Void) { actionObservers.append(observer) }
     /// Runs after each event and all its actions (for property changes).
@@ -111,7 +115,18 @@ public final class BridgeCore: @unchecked Sendable {
     }
 
     private func carryOut(_ action: PolicyAction) {
+        carryOutEffect(action)
+        tellObservers(action)
+    }
+
+    /// The share of an action that reaches the journal or the server.
+    private func carryOutEffect(_ action: PolicyAction) {
+        if action.isJournal { for writer in journalWriters { writer(action) } }
         adapter.execute(action)
+    }
+
+    /// The rest: the peak monitors and the action observers (records, the bus).
+    private func tellObservers(_ action: PolicyAction) {
         soundWatch.perform(action)
         for observer in actionObservers { observer(action) }
     }
@@ -171,12 +186,14 @@ public final class BridgeCore: @unchecked Sendable {
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
+    /// Their journal entries and commands leave first, all of them; the observers hear of them after.
     private func sendFirstMoves(of event: PolicyEvent) -> Bool {
         guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
             !moves.isEmpty
         else { return false }
         let now = Self.now()
-        moves.forEach(carryOut)
+        moves.forEach(carryOutEffect)
+        moves.forEach(tellObservers)
         sentAhead = (stream, moves, now)
         return true
     }

@@ -73,8 +73,8 @@ public final class Daemon: @unchecked Sendable {
         } else {
             output = LogOutput()
         }
+        core.writeJournal { [unowned self] action in journal.apply(action) }
         core.observeActions { [unowned self] action in
-            journal.apply(action)
             log(action)
             switch action {
             case .storeRecordPermission(let app, let permission): keep(app, permission)
