@@ -97,7 +97,8 @@ extension PolicyEngine {
         case .settleJournal: break
         case .startFade:
             fadingStreams.insert(id)
-            stepFade(id)
+            let why = streams[id]?.fade?.why ?? ""
+            if let final = stepFade(id) { return setVolumeUnderMute(id, final, why: why) }
         }
         settleJournal(id)
     }
@@ -188,11 +189,26 @@ extension PolicyEngine {
         emit(.journalClear(id))
     }
 
+    /// Steps every fade that is due. The fades that end in a mute mute their streams first, all of them,
+    /// and set the volumes back under the mutes after: the server carries the commands out in order, one
+    /// at a time, and the ear waits for the mutes only.
     mutating func stepFades() {
+        var volumesUnderMutes: [(id: StreamID, volume: ChannelVolumes, why: String)] = []
         for id in fadingStreams.sorted() {
-            if let fade = streams[id]?.fade, fade.nextStep <= now { stepFade(id) }
+            if let fade = streams[id]?.fade, fade.nextStep <= now, let final = stepFade(id) {
+                volumesUnderMutes.append((id, final, fade.why))
+            }
         }
+        for (id, volume, why) in volumesUnderMutes { setVolumeUnderMute(id, volume, why: why) }
         fadingStreams = fadingStreams.filter { streams[$0]?.fade != nil }
+    }
+
+    /// Sets the volume a fade that ended in a mute leaves its stream at, and settles its journal entry.
+    mutating func setVolumeUnderMute(_ id: StreamID, _ final: ChannelVolumes, why: String) {
+        guard var stream = streams.removeValue(forKey: id) else { return }
+        if final != stream.applied.volume { setVolume(&stream, final, why: why) }
+        streams[id] = stream
+        settleJournal(id)
     }
 
     /// The interval between two steps of the fades running now: ``EngineSettings/fadeStep``, longer
@@ -205,25 +221,27 @@ extension PolicyEngine {
 
     /// Emits the next volume of a fade, and finishes it when its time is up. The ramp is spread over
     /// one step more than fits in the fade, so that the first step, sent with the decision, is already
-    /// past the starting level (a fade never delays the first audible change) and the last one, with
-    /// the mute where there is one, lands at the fade's end.
-    mutating func stepFade(_ id: StreamID) {
-        guard var stream = streams.removeValue(forKey: id) else { return }
+    /// past the starting level (a fade never delays the first audible change) and the last one, the
+    /// mute where there is one, lands at the fade's end. A fade that ends in a mute does not step to
+    /// silence first: it returns the volume to set under the mute, which the caller sets.
+    mutating func stepFade(_ id: StreamID) -> ChannelVolumes? {
+        guard var stream = streams.removeValue(forKey: id) else { return nil }
         guard var fade = stream.fade else {
             streams[id] = stream
-            return
+            return nil
         }
         let elapsed = now.since(fade.start)
         if elapsed >= fade.duration {
             stream.fade = nil
-            if stream.applied.volume != fade.to { setVolume(&stream, fade.to, why: fade.why) }
-            if let final = fade.muteThenSet {
-                setMute(&stream, true, why: fade.why)
-                if final != stream.applied.volume { setVolume(&stream, final, why: fade.why) }
+            guard let final = fade.muteThenSet else {
+                if stream.applied.volume != fade.to { setVolume(&stream, fade.to, why: fade.why) }
+                streams[id] = stream
+                settleJournal(id)
+                return nil
             }
+            setMute(&stream, true, why: fade.why)
             streams[id] = stream
-            settleJournal(id)
-            return
+            return final
         }
         let step = fadeStep
         let fraction = min(1, (elapsed + step) / (fade.duration + step))
@@ -232,6 +250,7 @@ extension PolicyEngine {
         fade.nextStep = min(now + step, fade.start + fade.duration)
         stream.fade = fade
         streams[id] = stream
+        return nil
     }
 
     // MARK: What the server reports back

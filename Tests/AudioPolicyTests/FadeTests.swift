@@ -85,6 +85,25 @@ struct FadeTests {
         #expect(scene.levels(song) == atTheEnd, "nothing changes after the fade's end")
     }
 
+    @Test("a call's fade over several streams ends with every mute before the volumes set under them, and no step to silence")
+    func mutesFirstAtTheEnd() {
+        var scene = Scene()
+        let songs = (0..<3).map { _ in scene.startStream("Music Player", role: "music") }
+        scene.settle()
+        scene.startStream("Phone", role: "phone")
+        scene.advance(29)
+        #expect(songs.allSatisfy { !scene.isMuted($0) }, "not muted before the fade's end")
+        scene.mark()
+        scene.advance(1)
+        let levels = scene.actions.filter(\.isServerCommand)
+        let mutes = levels.indices.filter { if case .setStreamMute(_, true, _) = levels[$0] { true } else { false } }
+        let volumes = levels.indices.filter { if case .setStreamVolume = levels[$0] { true } else { false } }
+        #expect(mutes.count == songs.count, "\(levels)")
+        #expect(volumes.count == songs.count, "one volume each, set under the mute: \(levels)")
+        #expect(mutes.max()! < volumes.min()!, "every mute first: \(levels)")
+        #expect(songs.allSatisfy { scene.isMuted($0) && scene.levels($0).volume.values[0] == Self.user })
+    }
+
     @Test("an unduck's first step goes out with the decision, above the ducked level")
     func unduckStartsAtOnce() {
         var scene = Scene()
