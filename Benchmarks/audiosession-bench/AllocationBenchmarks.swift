@@ -19,7 +19,9 @@ extension Benchmarks {
         try checkAllocationCount()
         var lines: [ReportLine] = []
         for kind in [SoundServerKind.pulseaudio, .pipewire14, .pipewire] {
-            lines += try allocationsOnTheCallPath(kind, musicStreams: counts, rounds: rounds)
+            do { lines += try allocationsOnTheCallPath(kind, musicStreams: counts, rounds: rounds) } catch {
+                throw BenchError("\(kind): \(error)")
+            }
         }
         return lines
     }
@@ -50,10 +52,15 @@ extension Benchmarks {
             while bridge.count < rounds {
                 // The server has carried out the last call's end (the bridge hears of each unmute; a
                 // report that comes after it decided ahead makes its table stale), and the bridge is ready.
-                _ = try probe.stamp("the music playing as before the call", when: { streams in
-                    streams.values.filter { $0.properties["media.role"] == "music" }.count == count
-                        && streams.values.allSatisfy { $0.properties["media.role"] != "music" || !$0.mute }
-                })
+                do {
+                    _ = try probe.stamp("the music playing as before the call", when: { streams in
+                        streams.values.filter { $0.properties["media.role"] == "music" }.count == count
+                            && streams.values.allSatisfy { $0.properties["media.role"] != "music" || !$0.mute }
+                    })
+                } catch {
+                    let music = probe.streams.values.filter { $0.properties["media.role"] == "music" }
+                    throw BenchError("\(error)\n\(music.count) music streams, muted: \(music.filter(\.mute).map(\.index).sorted())")
+                }
                 try rig.waitUntilReady(playingMusic: count)
                 let call = try probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
                 let path = try rig.takeCountedPath()
