@@ -46,8 +46,9 @@ struct FirstMovesShellTests {
         let seen = order.items
         let appeared = try #require(seen.firstIndex(of: "started Phone"), "\(seen)")
         let firstStep = try #require(seen.firstIndex(of: "volume \(music)"), "\(seen)")
-        #expect(seen.firstIndex(of: "journal written \(music)") ?? .max < firstStep, "the journal first: \(seen)")
-        #expect(seen.firstIndex(of: "journal \(music)") ?? .max < firstStep, "the observers hear of it first: \(seen)")
+        #expect(seen.firstIndex(of: "journal written \(music)") ?? .max < firstStep,
+                "the journal is written before the observers hear of the first step: \(seen)")
+        #expect(seen.firstIndex(of: "journal \(music)") ?? .max < firstStep, "and they hear of the entry first: \(seen)")
         #expect(firstStep < appeared, "the fade's first step leaves before the step: \(seen)")
         #expect(seen.filter { $0 == "journal \(music)" }.count == 1, "the journal entry is written once: \(seen)")
         #expect(seen.filter { $0 == "mute \(music) true" }.count == 1, "\(seen)")
