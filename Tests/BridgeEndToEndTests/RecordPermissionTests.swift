@@ -63,8 +63,13 @@ struct RecordPermissionTests {
 
         // A restart of the bridge keeps the decision: the app makes its session again (as AudioSessionKit
         // does), its recording joins it (a child of the owner naming the same app), and is muted.
-        scenario.daemon.terminate()
-        try waitUntil("the stopped bridge to put the stream back") { try sourceOutputMuted(scenario, stream) == false }
+        let status = scenario.daemon.terminate()
+        do {
+            try waitUntil("the stopped bridge to put the stream back") { try sourceOutputMuted(scenario, stream) == false }
+        } catch {
+            // A stop that leaves the recording muted (seen once on PipeWire 1.4) says what the bridge did last.
+            throw HarnessError("\(error); the bridge exited with \(status)\n\(scenario.daemon.diagnosis(lastRecords: 16))")
+        }
         try scenario.daemon.restart()
         let again = try scenario.session(app, "dictation", "record")
         #expect(try app.property(again.path, "RecordPermission") == .string("denied"))
