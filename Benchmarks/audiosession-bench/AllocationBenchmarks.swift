@@ -53,12 +53,9 @@ extension Benchmarks {
                 // The server has carried out the last call's end (the bridge hears of each unmute; a
                 // report that comes after it decided ahead makes its table stale), and the bridge is ready.
                 do {
-                    _ = try probe.stamp("the music playing as before the call", when: { streams in
-                        streams.values.filter { $0.properties["media.role"] == "music" }.count == count
-                            && streams.values.allSatisfy { $0.properties["media.role"] != "music" || !$0.mute }
-                    })
+                    _ = try probe.stamp("the music playing as before the call", when: { CallRig.music($0, count) { !$0.mute } })
                 } catch {
-                    let music = probe.streams.values.filter { $0.properties["media.role"] == "music" }
+                    let music = CallRig.musicStreams(probe.streams)
                     throw BenchError("\(error)\n\(music.count) music streams, muted: \(music.filter(\.mute).map(\.index).sorted())")
                 }
                 try rig.waitUntilReady(playingMusic: count)
@@ -76,7 +73,7 @@ extension Benchmarks {
                 bridge.append(path.allocations)
                 commands.append(path.commands)
             }
-            let music = probe.streams.values.filter { $0.properties["media.role"] == "music" }.map(\.index)
+            let music = CallRig.musicIndexes(probe.streams)
             // libpulse's own count varies a little with its free lists and queues: the middle of five.
             let library = try rig.libpulseAllocations(volumesOf: music, server: server, times: 5).sorted()[2]
             let figure = bridge.sorted()[bridge.count / 2]

@@ -97,8 +97,7 @@ extension PolicyEngine {
         case .settleJournal: break
         case .startFade:
             fadingStreams.insert(id)
-            let why = streams[id]?.fade?.why ?? ""
-            if let final = stepFade(id) { return setVolumeUnderMute(id, final, why: why) }
+            if let end = stepFade(id) { return setVolumeUnderMute(id, end.volume, why: end.why) }
         }
         settleJournal(id)
     }
@@ -193,14 +192,18 @@ extension PolicyEngine {
     /// and set the volumes back under the mutes after: the server carries the commands out in order, one
     /// at a time, and the ear waits for the mutes only.
     mutating func stepFades() {
-        var volumesUnderMutes: [(id: StreamID, volume: ChannelVolumes, why: String)] = []
+        var volumesUnderMutes: [(id: StreamID, end: FadeEnd)] = []
         for id in fadingStreams.sorted() {
-            if let fade = streams[id]?.fade, fade.nextStep <= now, let final = stepFade(id) {
-                volumesUnderMutes.append((id, final, fade.why))
-            }
+            if let fade = streams[id]?.fade, fade.nextStep <= now, let end = stepFade(id) { volumesUnderMutes.append((id, end)) }
         }
-        for (id, volume, why) in volumesUnderMutes { setVolumeUnderMute(id, volume, why: why) }
+        for (id, end) in volumesUnderMutes { setVolumeUnderMute(id, end.volume, why: end.why) }
         fadingStreams = fadingStreams.filter { streams[$0]?.fade != nil }
+    }
+
+    /// What is left of a fade that ended in a mute: the volume to set under it, and why.
+    struct FadeEnd {
+        var volume: ChannelVolumes
+        var why: String
     }
 
     /// Sets the volume a fade that ended in a mute leaves its stream at, and settles its journal entry.
@@ -224,7 +227,7 @@ extension PolicyEngine {
     /// past the starting level (a fade never delays the first audible change) and the last one, the
     /// mute where there is one, lands at the fade's end. A fade that ends in a mute does not step to
     /// silence first: it returns the volume to set under the mute, which the caller sets.
-    mutating func stepFade(_ id: StreamID) -> ChannelVolumes? {
+    mutating func stepFade(_ id: StreamID) -> FadeEnd? {
         guard var stream = streams.removeValue(forKey: id) else { return nil }
         guard var fade = stream.fade else {
             streams[id] = stream
@@ -241,7 +244,7 @@ extension PolicyEngine {
             }
             setMute(&stream, true, why: fade.why)
             streams[id] = stream
-            return final
+            return FadeEnd(volume: final, why: fade.why)
         }
         let step = fadeStep
         let fraction = min(1, (elapsed + step) / (fade.duration + step))
