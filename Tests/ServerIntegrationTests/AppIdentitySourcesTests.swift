@@ -106,6 +106,29 @@ struct AppIdentitySourcesTests {
         #expect(index.entry(for: AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
     }
 
+    @Test("an app is recognised once for what it is recognised from, and again once the entries were read again")
+    func recognisedOnce() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("recognised-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var recognizer = AppRecognizer(environment: ["XDG_DATA_HOME": root.path, "XDG_DATA_DIRS": root.appendingPathComponent("none").path])
+        let stream = ["application.name": "Chatter", "application.process.binary": "chatter"]
+        let first = recognizer.identity(stream: stream, client: [:], process: ProcessFacts())
+        #expect(first.desktopEntry == nil)
+        #expect(recognizer.identity(stream: [:], client: stream, process: ProcessFacts()) == first,
+                "the client's properties count as the stream's")
+        #expect(recognizer.identity(stream: ["application.name": "Chatter"], client: [:], process: ProcessFacts(executable: "chatter")).binary
+                == "chatter")
+        #expect(recognizer.identity(stream: ["application.name": "Chatter"], client: [:], process: ProcessFacts(executable: "talk")).binary
+                == "talk", "another process is another app")
+        try "[Desktop Entry]\nType=Application\nExec=chatter\nCategories=Chat;\n"
+            .write(to: folder.appendingPathComponent("chatter.desktop"), atomically: true, encoding: .utf8)
+        let installed = recognizer.identity(stream: stream, client: [:], process: ProcessFacts())
+        #expect(installed.desktopEntry?.id == "chatter", "an entry installed since is not hidden by the app recognised before")
+        #expect(installed.key == "chatter")
+    }
+
     /// A desktop-entry index and its folder watch, as the bridge keeps them: used on the loop thread.
     final class WatchedIndex: @unchecked Sendable {
         var index: DesktopEntryIndex

@@ -6,6 +6,13 @@ import AudioPolicy
 /// decision (`PolicySet.choice(for:role:)`).
 struct AppRecognizer {
     var entries: DesktopEntryIndex
+    /// The apps recognised so far, by what they were recognised from, as of the desktop entries'
+    /// ``DesktopEntryIndex/generation``: a call's stream, or any new stream of an app already heard, is
+    /// recognised without the entries' lookup on its way to the first moves.
+    private var recognized: [RecognitionKey: AppIdentity] = [:]
+    private var recognizedGeneration = 0
+    /// How many apps ``recognized`` holds before it starts again.
+    static let recognizedLimit = 512
 
     /// The properties an app is recognised from.
     static let keys = ["application.name", "application.process.binary", "application.id", "application.desktop",
@@ -21,6 +28,13 @@ struct AppRecognizer {
     /// systemd unit's when Flatpak started it, else what the client declares.
     mutating func identity(stream: [String: String], client: [String: String], process: ProcessFacts) -> AppIdentity {
         func value(_ key: String) -> String? { stream[key] ?? client[key] }
+        entries.refreshIfChanged()
+        if recognizedGeneration != entries.generation || recognized.count >= Self.recognizedLimit {
+            recognized = [:]
+            recognizedGeneration = entries.generation
+        }
+        let key = RecognitionKey(properties: Self.keys.map(value), process: process)
+        if let known = recognized[key] { return known }
         var app = AppIdentity(
             name: value("application.name") ?? process.executable ?? "unknown",
             binary: value("application.process.binary") ?? process.executable,
@@ -29,12 +43,31 @@ struct AppRecognizer {
                 ?? value("flatpak.app_id"),
             unitDesktopID: process.unit?.desktopID, script: process.script)
         app.desktopEntry = entries.entry(for: app)
+        recognized[key] = app
         return app
     }
 
     /// The app of a process alone (for `audiosessionctl policy explain PID`): what the kernel tells.
     mutating func identity(process: ProcessFacts) -> AppIdentity {
         identity(stream: [:], client: [:], process: process)
+    }
+}
+
+/// What an app is recognised from: the app's properties (``AppRecognizer/keys``, the stream's or its
+/// client's) and what the kernel tells of its process.
+private struct RecognitionKey: Hashable {
+    var properties: [String?]
+    var executable: String?
+    var script: String?
+    var sandboxAppID: String?
+    var unit: SystemdUnit?
+
+    init(properties: [String?], process: ProcessFacts) {
+        self.properties = properties
+        executable = process.executable
+        script = process.script
+        sandboxAppID = process.sandboxAppID
+        unit = process.unit
     }
 }
 

@@ -58,6 +58,8 @@ struct DesktopEntryIndex {
     /// reads them again only after a report, and makes no system call; else it looks at their times.
     var isWatched = false
     private var unreadChange = true
+    /// How many times the folders were read: what was found in an earlier reading is stale.
+    private(set) var generation = 0
 
     init(folders: [String]) {
         self.folders = folders
@@ -98,6 +100,7 @@ struct DesktopEntryIndex {
         } else {
             guard foldersChanged() else { return }
         }
+        generation += 1
         byID = [:]
         byProgram = [:]
         for folder in folders.reversed() {

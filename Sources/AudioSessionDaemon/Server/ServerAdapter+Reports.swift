@@ -15,7 +15,6 @@ extension ServerAdapter {
         case .sinkInput, .sourceOutput:
             let id = StreamID(facility == .sinkInput ? .output : .input, index)
             streamProcesses[id] = nil
-            streamApps[id] = nil
             onEvent(.streamVanished(id))
         case .card: onEvent(.cardVanished(index))
         case .client: clientProcesses[index] = nil
@@ -120,15 +119,9 @@ extension ServerAdapter {
         return facts
     }
 
-    /// The app of a stream: recognised when the stream appears, and again when its app's properties,
-    /// its client's or its process change.
+    /// The app of a stream, from its properties, its client's and its process.
     func app(of stream: PulseStream, process: ProcessFacts) -> AppIdentity {
-        let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
         let client = stream.client.flatMap { cache.clients[$0]?.properties } ?? [:]
-        let source = AppRecognizer.keys.map { stream.properties[$0] ?? client[$0] } + [process.pid.map(String.init)]
-        if let known = streamApps[id], known.source == source { return known.app }
-        let app = recognizer.identity(stream: stream.properties, client: client, process: process)
-        streamApps[id] = (source, app)
-        return app
+        return recognizer.identity(stream: stream.properties, client: client, process: process)
     }
 }

@@ -68,10 +68,9 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Each client's process, read when the client connects: an app connects before it plays, so its
     /// streams find their process here instead of reading `/proc` while a call waits.
     var clientProcesses: [UInt32: ProcessFacts] = [:]
-    /// Who each known stream's app is, with what it was recognised from: recognised again only when
-    /// that changes, not on every change of the stream's volume or state.
-    var streamApps: [StreamID: (source: [String?], app: AppIdentity)] = [:]
-    /// Recognises apps from their properties, processes and desktop entries.
+    /// Recognises apps from their properties, processes and desktop entries; an app is recognised
+    /// once for what it is recognised from, not on every change of a stream's volume or state, nor
+    /// for every new stream.
     var recognizer = AppRecognizer(environment: ProcessInfo.processInfo.environment)
     /// Reports changes of the desktop-entry folders, so that recognising a stream's app looks at none.
     private lazy var desktopEntryWatch = FolderWatch(loop: loop, folders: recognizer.entries.folders) { [unowned self] in
