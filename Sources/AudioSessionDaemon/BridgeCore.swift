@@ -106,15 +106,8 @@ public final class BridgeCore: @unchecked Sendable {
     /// When the last burst of steps ended.
     private var lastStepAt = EngineTime.zero
 
-    /// The first moves sent ahead whose observers have not heard of them yet.
-    private var untoldMoves: [PolicyAction] = []
-
-    /// Tells the observers of the first moves sent ahead, then carries out the held actions: replies
-    /// first (a caller waits on each), then the rest in order.
+    /// Carries out the held actions: replies first (a caller waits on each), then the rest in order.
     private func releaseHeldActions() {
-        let told = untoldMoves
-        untoldMoves = []
-        told.forEach(tellObservers)
         let actions = heldActions
         heldActions = []
         actions.filter(\.isReply).forEach(carryOut)
@@ -193,17 +186,14 @@ public final class BridgeCore: @unchecked Sendable {
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
-    /// Their journal entries and commands leave first, all of them; the observers hear of them once
-    /// libpulse has written the commands (it writes when the answer that brought the stream has been
-    /// taken in, and everything the bridge does before that holds the commands back).
+    /// Their journal entries and commands leave first, all of them; the observers hear of them after.
     private func sendFirstMoves(of event: PolicyEvent) -> Bool {
         guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
             !moves.isEmpty
         else { return false }
         let now = Self.now()
         moves.forEach(carryOutEffect)
-        untoldMoves = moves
-        releaseTimer.arm(after: .zero)
+        moves.forEach(tellObservers)
         sentAhead = (stream, moves, now)
         return true
     }
