@@ -7,6 +7,9 @@ struct Samples {
 
     mutating func append(_ value: Duration) { values.append(value) }
 
+    /// The samples of both.
+    static func + (one: Samples, other: Samples) -> Samples { Samples(values: one.values + other.values) }
+
     /// The `fraction` percentile (0.5 is the median), by the nearest-rank method.
     func percentile(_ fraction: Double) -> Duration {
         precondition(!values.isEmpty, "no samples")
