@@ -96,6 +96,17 @@ final class CallRig {
             """,
     ]
 
+    /// The `application.name` of the call's stream.
+    static let callApp = "bench-call"
+
+    /// A round whose call's stream the server never started (it stayed paused, or was never reported):
+    /// PipeWire 0.3 at a hundred streams sometimes fails to map a new stream's memory
+    /// (`client_node_set_io: No such file or directory`). Not a measurement of the silencer; the round
+    /// is taken again.
+    struct CallNeverPlayed: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// When a round's music was first audibly changed (a fade's first step, or the mute) and when it
     /// was muted, from the moment the call's stream was asked for.
     struct Round {
@@ -206,9 +217,21 @@ final class CallRig {
     /// and the music comes back at full volume.
     func round() throws -> Round {
         let start = ContinuousClock.now
-        let call = try probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
-        let changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
+        let call = try probe.play(properties: ["media.role": "phone", "application.name": Self.callApp, "media.name": "call"])
+        let changed: ContinuousClock.Instant
+        do {
+            changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
                                       announcedBy: Self.musicIndexes)
+        } catch {
+            // No silencer acts on a call that does not play: the server never started its stream.
+            let callStream = probe.streams.values.first { $0.properties["application.name"] == Self.callApp }
+            probe.stop(call)
+            guard let callStream, !callStream.corked else {
+                _ = try probe.stamp("the music as it was", when: { [count, playing] in Self.music($0, count, playing) })
+                throw CallNeverPlayed(description: "\(error); the call's stream " + (callStream == nil ? "was never reported" : "stayed paused"))
+            }
+            throw error
+        }
         let muted = try probe.stamp("the music silenced", when: { [count, silenced] in Self.music($0, count, silenced) },
                                     announcedBy: Self.musicIndexes)
         probe.stop(call)
