@@ -48,7 +48,7 @@ extension Benchmarks {
                                                 "media.name": "music \(playing)"], connection: playing / 50)
                 playing += 1
             }
-            var bridge: [Int] = [], commands: [Int] = [], decidedInFull = 0
+            var bridge: [Int] = [], commands: [Int] = [], decidedInFull = 0, neverStarted = 0
             while bridge.count < rounds {
                 // The server has carried out the last call's end (the bridge hears of each unmute; a
                 // report that comes after it decided ahead makes its table stale), and the bridge is ready.
@@ -59,8 +59,17 @@ extension Benchmarks {
                     throw BenchError("\(error)\n\(music.count) music streams, muted: \(music.filter(\.mute).map(\.index).sorted())")
                 }
                 try rig.waitUntilReady(playingMusic: count)
-                let call = try probe.play(properties: ["media.role": "phone", "application.name": "bench-call", "media.name": "call"])
-                let path = try rig.takeCountedPath()
+                let call = try probe.play(properties: ["media.role": "phone", "application.name": CallRig.callApp, "media.name": "call"])
+                let path: InProcessBridge.CountedPath
+                do { path = try rig.takeCountedPath() } catch {
+                    let callStream = probe.startedStream(ofApp: CallRig.callApp)
+                    probe.stop(call)
+                    // A call the server never started is made again, as in the interruption benchmark.
+                    guard !callStream.started, neverStarted < CallRig.retakesOfACall else { throw error }
+                    neverStarted += 1
+                    FileHandle.standardError.write(Data("a call made again: \(error); the call's stream \(callStream.state)\n".utf8))
+                    continue
+                }
                 probe.stop(call)
                 // An event that came between the bridge's deciding and the call's start (the server's
                 // report of a stream) makes the table stale, and the step is decided in full: not the

@@ -99,10 +99,11 @@ final class CallRig {
     /// The `application.name` of the call's stream.
     static let callApp = "bench-call"
 
-    /// A round whose call's stream the server never started (it stayed paused, or was never reported):
-    /// PipeWire 0.3 at a hundred streams sometimes fails to map a new stream's memory
-    /// (`client_node_set_io: No such file or directory`). Not a measurement of the silencer; the round
-    /// is taken again.
+    /// How many times a round is taken again when the server never started its call's stream.
+    static let retakesOfACall = 2
+
+    /// A round whose call's stream the server never started (``StreamProbe/startedStream(ofApp:)``):
+    /// not a measurement of the silencer; the round is taken again.
     struct CallNeverPlayed: Error, CustomStringConvertible {
         var description: String
     }
@@ -223,12 +224,11 @@ final class CallRig {
             changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
                                       announcedBy: Self.musicIndexes)
         } catch {
-            // No silencer acts on a call that does not play: the server never started its stream.
-            let callStream = probe.streams.values.first { $0.properties["application.name"] == Self.callApp }
+            let callStream = probe.startedStream(ofApp: Self.callApp)
             probe.stop(call)
-            guard let callStream, !callStream.corked else {
+            guard callStream.started else {
                 _ = try probe.stamp("the music as it was", when: { [count, playing] in Self.music($0, count, playing) })
-                throw CallNeverPlayed(description: "\(error); the call's stream " + (callStream == nil ? "was never reported" : "stayed paused"))
+                throw CallNeverPlayed(description: "\(error); the call's stream \(callStream.state)")
             }
             throw error
         }

@@ -109,12 +109,9 @@ extension Benchmarks {
         }
     }
 
-    /// How many times a round is taken again when the server never started its call's stream.
-    static let retakesOfACall = 2
-
     /// A round, taken again (and said so) when the server never started the call's stream.
     private static func retakenIfTheCallNeverPlayed(_ round: () throws -> CallRig.Round) throws -> CallRig.Round {
-        for _ in 0..<retakesOfACall {
+        for _ in 0..<CallRig.retakesOfACall {
             do { return try round() } catch let failed as CallRig.CallNeverPlayed {
                 FileHandle.standardError.write(Data("a round taken again: \(failed)\n".utf8))
             }

@@ -136,6 +136,16 @@ final class StreamProbe: @unchecked Sendable {
     /// The playback streams as last reported.
     var streams: [UInt32: PulseStream] { lock.withLock { known } }
 
+    /// Whether the server started the stream of `app`: it reported the stream, and not paused. A call
+    /// whose stream it never started is not acted on by any silencer (PipeWire 0.3 at a hundred streams
+    /// now and then fails to map a new stream's memory: `client_node_set_io: No such file or directory`).
+    func startedStream(ofApp app: String) -> (started: Bool, state: String) {
+        guard let stream = streams.values.first(where: { $0.properties["application.name"] == app }) else {
+            return (false, "was never reported")
+        }
+        return stream.corked ? (false, "stayed paused") : (true, "plays")
+    }
+
     /// When the server last reported a sink removed.
     /// When the server reported a sink removed after `after`, waiting for that report if it is still on
     /// its way (the bridge's signal about the same removal can arrive first).
