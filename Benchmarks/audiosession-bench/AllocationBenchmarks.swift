@@ -62,12 +62,11 @@ extension Benchmarks {
                 let call = try probe.play(properties: ["media.role": "phone", "application.name": CallRig.callApp, "media.name": "call"])
                 let path: InProcessBridge.CountedPath
                 do { path = try rig.takeCountedPath() } catch {
-                    let callStream = probe.startedStream(ofApp: CallRig.callApp)
-                    probe.stop(call)
+                    let failure = probe.stopUnansweredCall(call, app: CallRig.callApp, after: error)
                     // A call the server never started is made again, as in the interruption benchmark.
-                    guard !callStream.started, neverStarted < CallRig.retakesOfACall else { throw error }
+                    guard failure is CallNeverPlayed, neverStarted < CallNeverPlayed.retakes else { throw failure }
                     neverStarted += 1
-                    FileHandle.standardError.write(Data("a call made again: \(error); the call's stream \(callStream.state)\n".utf8))
+                    FileHandle.standardError.write(Data("a call made again: \(failure)\n".utf8))
                     continue
                 }
                 probe.stop(call)

@@ -99,15 +99,6 @@ final class CallRig {
     /// The `application.name` of the call's stream.
     static let callApp = "bench-call"
 
-    /// How many times a round is taken again when the server never started its call's stream.
-    static let retakesOfACall = 2
-
-    /// A round whose call's stream the server never started (``StreamProbe/startedStream(ofApp:)``):
-    /// not a measurement of the silencer; the round is taken again.
-    struct CallNeverPlayed: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// When a round's music was first audibly changed (a fade's first step, or the mute) and when it
     /// was muted, from the moment the call's stream was asked for.
     struct Round {
@@ -224,13 +215,11 @@ final class CallRig {
             changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
                                       announcedBy: Self.musicIndexes)
         } catch {
-            let callStream = probe.startedStream(ofApp: Self.callApp)
-            probe.stop(call)
-            guard callStream.started else {
+            let failure = probe.stopUnansweredCall(call, app: Self.callApp, after: error)
+            if failure is CallNeverPlayed {
                 _ = try probe.stamp("the music as it was", when: { [count, playing] in Self.music($0, count, playing) })
-                throw CallNeverPlayed(description: "\(error); the call's stream \(callStream.state)")
             }
-            throw error
+            throw failure
         }
         let muted = try probe.stamp("the music silenced", when: { [count, silenced] in Self.music($0, count, silenced) },
                                     announcedBy: Self.musicIndexes)

@@ -111,8 +111,8 @@ extension Benchmarks {
 
     /// A round, taken again (and said so) when the server never started the call's stream.
     private static func retakenIfTheCallNeverPlayed(_ round: () throws -> CallRig.Round) throws -> CallRig.Round {
-        for _ in 0..<CallRig.retakesOfACall {
-            do { return try round() } catch let failed as CallRig.CallNeverPlayed {
+        for _ in 0..<CallNeverPlayed.retakes {
+            do { return try round() } catch let failed as CallNeverPlayed {
                 FileHandle.standardError.write(Data("a round taken again: \(failed)\n".utf8))
             }
         }

@@ -136,14 +136,15 @@ final class StreamProbe: @unchecked Sendable {
     /// The playback streams as last reported.
     var streams: [UInt32: PulseStream] { lock.withLock { known } }
 
-    /// Whether the server started the stream of `app`: it reported the stream, and not paused. A call
-    /// whose stream it never started is not acted on by any silencer (PipeWire 0.3 at a hundred streams
-    /// now and then fails to map a new stream's memory: `client_node_set_io: No such file or directory`).
-    func startedStream(ofApp app: String) -> (started: Bool, state: String) {
-        guard let stream = streams.values.first(where: { $0.properties["application.name"] == app }) else {
-            return (false, "was never reported")
-        }
-        return stream.corked ? (false, "stayed paused") : (true, "plays")
+    /// Stops a call that nothing acted on within its wait (`error`), and says why: ``CallNeverPlayed``
+    /// when the server never started its stream (it reported none of `app`'s, or only paused), which no
+    /// silencer acts on (PipeWire 0.3 at a hundred streams now and then fails to map a new stream's
+    /// memory: `client_node_set_io: No such file or directory`); else `error` itself.
+    func stopUnansweredCall(_ call: Int, app: String, after error: Error) -> Error {
+        let stream = streams.values.first { $0.properties["application.name"] == app }
+        stop(call)
+        guard let stream else { return CallNeverPlayed(description: "\(error); the call's stream was never reported") }
+        return stream.corked ? CallNeverPlayed(description: "\(error); the call's stream stayed paused") : error
     }
 
     /// When the server last reported a sink removed.
@@ -384,6 +385,13 @@ final class StreamProbe: @unchecked Sendable {
 }
 
 /// A benchmark that could not run, and why.
+/// A call whose stream the server never started (``StreamProbe/stopUnansweredCall(_:app:after:)``):
+/// not a measurement of a silencer; the call is made again, at most ``retakes`` times.
+struct CallNeverPlayed: Error, CustomStringConvertible {
+    var description: String
+    static let retakes = 2
+}
+
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

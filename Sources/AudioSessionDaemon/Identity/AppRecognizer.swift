@@ -42,7 +42,7 @@ struct AppRecognizer {
             flatpakID: value("pipewire.access.portal.app_id") ?? process.sandboxAppID ?? process.unit?.flatpakID
                 ?? value("flatpak.app_id"),
             unitDesktopID: process.unit?.desktopID, script: process.script)
-        app.desktopEntry = entries.entry(for: app)
+        app.desktopEntry = entries.entryAsRead(for: app)  // read again above, if they changed
         recognized[key] = app
         return app
     }

@@ -78,6 +78,11 @@ struct DesktopEntryIndex {
     /// `python3.11.desktop`), else the binary.
     mutating func entry(for app: AppIdentity) -> DesktopEntryFacts? {
         refreshIfChanged()
+        return entryAsRead(for: app)
+    }
+
+    /// The entry for an app in the folders as last read (``refreshIfChanged()`` not called).
+    func entryAsRead(for app: AppIdentity) -> DesktopEntryFacts? {
         let ids: [(IdentitySource, String?)] = [(.flatpak, app.flatpakID), (.systemdUnit, app.unitDesktopID),
                                                  (.applicationID, app.desktopID)]
         for case let (source, id?) in ids {
