@@ -139,8 +139,10 @@ public final class BridgeCore: @unchecked Sendable {
     ///
     /// A stream that starts with first moves the engine decided ahead (``PolicyEngine/firstMoves(for:)``)
     /// has them sent at once, journal first; its full step, and every event that comes meanwhile but the
-    /// bridge's stop, waits ``headStartOfFirstMoves``. What the step does again is not sent twice, and
-    /// what it does not take is put right.
+    /// bridge's stop, waits ``headStartOfFirstMoves``; so do the adapter's questions about changed
+    /// objects (``ServerAdapter/holdsChangeQueries``), which the server would otherwise answer while it
+    /// carries out the moves and announces them. What the step does again is not sent twice, and what it
+    /// does not take is put right.
     public func send(_ event: PolicyEvent) {
         queued.append(event)
         // Events wait while the first moves sent ahead have their head start; the bridge's stop does not.
@@ -195,6 +197,7 @@ public final class BridgeCore: @unchecked Sendable {
         moves.forEach(carryOutEffect)
         moves.forEach(tellObservers)
         sentAhead = (stream, moves, now)
+        adapter.holdsChangeQueries = true
         return true
     }
 
@@ -216,6 +219,7 @@ public final class BridgeCore: @unchecked Sendable {
             // The event is handled as of its arrival, so the fade it started keeps its pace.
             (ahead, now) = (sent.moves, sent.at)
             sentAhead = nil
+            adapter.holdsChangeQueries = false
         }
         var commandsSent = false
         for action in engine.handle(event, at: now) {

@@ -139,6 +139,27 @@ struct ServerAdapterTests {
         #expect(bridge.engine.currentRoute(of: idle).outputs.map(\.portType) == [.headphones])
     }
 
+    @Test("while change queries are held, a stream's change reaches the engine only once they are released",
+          arguments: SoundServerKind.allCases)
+    func heldChangeQueries(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        try bridge.server.play(app: "player")
+        let player = try bridge.stream(of: "player")
+        let lowered = { (event: PolicyEvent) in
+            if case .streamChanged(let info) = event, info.id == player, info.volume.level < 1 { true } else { false }
+        }
+        bridge.onLoop { $0.adapter.holdsChangeQueries = true }
+        _ = try bridge.server.pactl(["set-sink-input-volume", "\(player.index)", "50%"])
+        // A new stream is still asked about at once; the server announced the change before it.
+        try bridge.server.play(app: "marker")
+        _ = try bridge.stream(of: "marker")
+        let early = bridge.seenEvents().filter(lowered)
+        #expect(early.isEmpty, "the change was asked about while held: \(early)")
+        bridge.onLoop { $0.adapter.holdsChangeQueries = false }
+        try waitUntil("the held change to reach the engine") { bridge.seenEvents().contains(where: lowered) }
+    }
+
     @Test("killing the server gives lost; restarting it gives reset", arguments: SoundServerKind.allCases)
     func serverLossAndReset(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)

@@ -63,6 +63,13 @@ public final class ServerAdapter: @unchecked Sendable {
     private var heldChanges: [PulseChange] = []
     /// The new objects whose answers are out; the changes are held until none is.
     private var newQueriesOut: [PulseChange] = []
+    /// While set, the changes' queries are held too (new objects are still asked for at once), and go
+    /// out once it is cleared: while a call's first moves have their head start, the server is carrying
+    /// them out and announcing every stream they changed, and a query about each would have it answer
+    /// them in between, for events that wait for the call's step anyway.
+    public var holdsChangeQueries = false {
+        didSet { if oldValue, !holdsChangeQueries { askHeld() } }
+    }
     /// Each known stream's process (its chain and sandbox), with the process it was read for.
     var streamProcesses: [StreamID: ProcessFacts] = [:]
     /// Each client's process, read when the client connects: an app connects before it plays, so its
@@ -275,21 +282,28 @@ public final class ServerAdapter: @unchecked Sendable {
         ask(change, context) { [unowned self] in
             guard isCurrent(context) else { return }  // answered by a connection since replaced
             newQueriesOut.removeAll { $0.isAboutSameObject(as: change) }
-            guard newQueriesOut.isEmpty else { return }
-            let held = heldChanges
-            heldChanges = []
-            // On the connection now (a takeover may have retired the one the answer came on).
-            if let current = self.context, current.state == .ready { held.forEach { ask($0, current) } }
+            askHeld()
         }
     }
 
-    /// Sends the gathered change queries, or holds them while a new object's answer is out.
+    /// Sends the held change queries, unless a new object's answer is out or they are held
+    /// (``holdsChangeQueries``); on the connection there is now (a takeover may have retired the one a
+    /// new object's answer came on).
+    private func askHeld() {
+        guard newQueriesOut.isEmpty, !holdsChangeQueries, !heldChanges.isEmpty else { return }
+        let held = heldChanges
+        heldChanges = []
+        if let current = context, current.state == .ready { held.forEach { ask($0, current) } }
+    }
+
+    /// Sends the gathered change queries, or holds them while a new object's answer is out or
+    /// ``holdsChangeQueries`` is set.
     private func askPending() {
         queryFlush.setEnabled(false)
         let changes = pendingQueries
         pendingQueries = []
         guard let context, context.state == .ready else { return }
-        guard newQueriesOut.isEmpty else {
+        guard newQueriesOut.isEmpty, !holdsChangeQueries else {
             for change in changes where !heldChanges.contains(where: change.isAboutSameObject) {
                 heldChanges.append(change)
             }
