@@ -73,6 +73,9 @@ public final class PulseContext: @unchecked Sendable {
     /// The current state (`pa_context_get_state`).
     public var state: State { State(pa_context_get_state(pointer)) }
 
+    /// The server's index of this connection's client (`pa_context_get_index`); nil until it is ready.
+    public var clientIndex: UInt32? { CConversion.index(pa_context_get_index(pointer)) }
+
     /// Connects (`pa_context_connect`) to `server` (a `unix:` path or nil for the default), without
     /// autospawning a server. State changes arrive through ``onStateChange``.
     public func connect(server: String?) throws(PulseError) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioPolicy
-import AudioSessionDaemon
+@testable import AudioSessionDaemon
 import AudioSessionModel
 import AudioTestHarness
 import Foundation
@@ -158,6 +158,23 @@ struct ServerAdapterTests {
         #expect(early.isEmpty, "the change was asked about while held: \(early)")
         bridge.onLoop { $0.adapter.holdsChangeQueries = false }
         try waitUntil("the held change to reach the engine") { bridge.seenEvents().contains(where: lowered) }
+    }
+
+    @Test("a pulse client's process is the app's on every stack, not pipewire-pulse's, and its streams take it from there",
+          arguments: SoundServerKind.allCases)
+    func pulseClientProcess(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        let player = try bridge.server.play(app: "player")
+        let id = try bridge.stream(of: "player")
+        let (client, stream) = bridge.onLoop { core -> (ProcessFacts?, ProcessFacts?) in
+            let adapter = core.adapter
+            guard let reported = adapter.cache.sinkInputs[id.index], let client = reported.client else { return (nil, nil) }
+            return (adapter.clientProcesses[client], adapter.process(of: reported))
+        }
+        #expect(client?.pid == player.pid, "the client's process")
+        #expect(stream?.pid == player.pid, "the stream's process")
+        #expect(stream?.chain.first == player.pid)
     }
 
     @Test("killing the server gives lost; restarting it gives reset", arguments: SoundServerKind.allCases)

@@ -18,11 +18,12 @@ struct ProcessFacts {
     var executable: String?
     var script: String?
 
-    /// The facts of the process a stream's or client's properties name.
-    static func read(_ properties: [String: String]) -> ProcessFacts {
-        guard let pid = ServerTranslation.processID(properties) else { return ProcessFacts() }
+    /// The facts of the process a stream's or client's properties name (a `pipewire.sec.pid` of
+    /// `relay` vouches for none; see ``ServerTranslation/processID(_:relay:)``).
+    static func read(_ properties: [String: String], relay: Int32? = nil) -> ProcessFacts {
+        guard let pid = ServerTranslation.processID(properties, relay: relay) else { return ProcessFacts() }
         let executable = ProcessAncestry.executableName(of: pid)
-        let vouched = properties["pipewire.sec.pid"] != nil
+        let vouched = ServerTranslation.vouchedProcessID(properties, relay: relay) != nil
         let declared = properties["application.process.binary"]
         let trusted = vouched || (executable != nil && declared.map { Self.sameProgram($0, executable!) } ?? false)
         return read(pid: pid, executable: executable, trusted: trusted, sandboxTrusted: vouched)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioPolicy
+import Glibc
 import PulseAudioClient
 
 /// What the server reported, taken into the cache and handed to the engine as events: objects that
@@ -81,9 +82,18 @@ extension ServerAdapter {
     func clientArrived(_ client: PulseClientInfo, askedAt: UInt64) {
         guard !order.isStale(.client, client.index, askedAt: askedAt) else { return }
         cache.clients[client.index] = client
-        if let pid = ServerTranslation.processID(client.properties), clientProcesses[client.index]?.pid != pid {
-            clientProcesses[client.index] = ProcessFacts.read(client.properties)
+        if let pid = ServerTranslation.processID(client.properties, relay: relayPID), clientProcesses[client.index]?.pid != pid {
+            clientProcesses[client.index] = ProcessFacts.read(client.properties, relay: relayPID)
         }
+    }
+
+    /// Learns ``relayPID`` from the client of `connection` among `clients` (a list of every client): on
+    /// pipewire-pulse the `pipewire.sec.pid` of the bridge's own client is not the bridge's process but
+    /// the one in between.
+    func learnRelay(from clients: [PulseClientInfo], of connection: PulseContext) {
+        guard let own = connection.clientIndex, let mine = clients.first(where: { $0.index == own }) else { return }
+        let vouched = mine.properties["pipewire.sec.pid"].flatMap { Int32($0) }
+        relayPID = vouched == getpid() ? nil : vouched
     }
 
     /// A stream read with ``ServerTranslation/streamKeysRead``.
@@ -111,10 +121,10 @@ extension ServerAdapter {
     /// appears (or names another process), never on every change of its volume or state.
     func process(of stream: PulseStream) -> ProcessFacts {
         let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
-        let pid = ServerTranslation.processID(stream.properties)
+        let pid = ServerTranslation.processID(stream.properties, relay: relayPID)
         if let client = stream.client.flatMap({ clientProcesses[$0] }), pid == nil || client.pid == pid { return client }
         if let known = streamProcesses[id], known.pid == pid { return known }
-        let facts = ProcessFacts.read(stream.properties)
+        let facts = ProcessFacts.read(stream.properties, relay: relayPID)
         streamProcesses[id] = facts
         return facts
     }

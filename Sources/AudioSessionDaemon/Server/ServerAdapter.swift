@@ -75,6 +75,9 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Each client's process, read when the client connects: an app connects before it plays, so its
     /// streams find their process here instead of reading `/proc` while a call waits.
     var clientProcesses: [UInt32: ProcessFacts] = [:]
+    /// The process PipeWire names as every pulse-protocol client's `pipewire.sec.pid` (pipewire-pulse's
+    /// own, which connects to PipeWire for them): it vouches for no app. Nil on PulseAudio.
+    var relayPID: Int32?
     /// Recognises apps from their properties, processes and desktop entries; an app is recognised
     /// once for what it is recognised from, not on every change of a stream's volume or state, nor
     /// for every new stream.
@@ -242,6 +245,7 @@ public final class ServerAdapter: @unchecked Sendable {
             items.forEach { self.cardArrived($0, askedAt: started) }
         })
         context.clients(group.track { [unowned self] (items: [PulseClientInfo]) in
+            self.learnRelay(from: items, of: context)
             items.forEach { self.clientArrived($0, askedAt: started) }
         })
         context.sinkInputs(reading: ServerTranslation.streamKeysRead, group.track { [unowned self] (items: [PulseStream]) in

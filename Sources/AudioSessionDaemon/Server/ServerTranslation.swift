@@ -40,8 +40,17 @@ enum ServerTranslation {
 
     /// The process id of a stream or client: PipeWire's `pipewire.sec.pid` (which the server vouches
     /// for) where present, else the client-declared `application.process.id`.
-    static func processID(_ properties: [String: String]) -> Int32? {
-        (properties["pipewire.sec.pid"] ?? properties["application.process.id"]).flatMap { Int32($0) }
+    ///
+    /// `relay` is the process PipeWire names for every client of the pulse protocol: pipewire-pulse
+    /// connects to PipeWire for them, so their `pipewire.sec.pid` is its own. It vouches for no app.
+    static func processID(_ properties: [String: String], relay: Int32? = nil) -> Int32? {
+        vouchedProcessID(properties, relay: relay) ?? properties["application.process.id"].flatMap { Int32($0) }
+    }
+
+    /// The process the server vouches for (`pipewire.sec.pid`), unless it is `relay`.
+    static func vouchedProcessID(_ properties: [String: String], relay: Int32? = nil) -> Int32? {
+        guard let vouched = properties["pipewire.sec.pid"].flatMap({ Int32($0) }), vouched != relay else { return nil }
+        return vouched
     }
 
     /// The engine's view of a stream, made by the app recognised for it (see ``AppRecognizer``).
