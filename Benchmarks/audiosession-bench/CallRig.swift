@@ -98,12 +98,6 @@ final class CallRig {
 
     /// The `application.name` of the call's stream.
     static let callApp = "bench-call"
-    /// The probe's connection the calls come from, made before the first round and made again after
-    /// every ``callsPerConnection`` calls, between rounds: pipewire-pulse 1.4, at a hundred music
-    /// streams, stopped reporting new streams of a connection that had made some hundred calls.
-    static let callConnection = 99
-    static let callsPerConnection = 20
-    private var callsOnConnection = 0
 
     /// When a round's music was first audibly changed (a fade's first step, or the mute) and when it
     /// was muted, from the moment the call's stream was asked for.
@@ -173,7 +167,6 @@ final class CallRig {
                                connection: number / Self.musicStreamsPerConnection)
         }
         _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
-        _ = try probe.musicConnection(Self.callConnection)
         daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
     }
 
@@ -216,8 +209,7 @@ final class CallRig {
     /// and the music comes back at full volume.
     func round() throws -> Round {
         let start = ContinuousClock.now
-        let call = try probe.play(properties: ["media.role": "phone", "application.name": Self.callApp, "media.name": "call"],
-                                  connection: Self.callConnection)
+        let call = try probe.play(properties: ["media.role": "phone", "application.name": Self.callApp, "media.name": "call"])
         let changed: ContinuousClock.Instant
         do {
             changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
@@ -226,7 +218,6 @@ final class CallRig {
             let failure = probe.stopUnansweredCall(call, app: Self.callApp, after: error)
             if failure is CallNeverPlayed {
                 _ = try probe.stamp("the music as it was", when: { [count, playing] in Self.music($0, count, playing) })
-                try renewCallConnection()
             }
             throw failure
         }
@@ -236,14 +227,6 @@ final class CallRig {
         _ = try probe.stamp("the music back", when: { [count, playing] in
             Self.music($0, count) { playing($0) && ($0.volume.max() ?? 0) >= 0x10000 }
         })
-        callsOnConnection += 1
-        if callsOnConnection >= Self.callsPerConnection { try renewCallConnection() }
         return Round(firstChange: changed - start, muted: muted - start)
-    }
-
-    /// The calls' connection made again (see ``callConnection``).
-    private func renewCallConnection() throws {
-        try probe.renewConnection(Self.callConnection)
-        callsOnConnection = 0
     }
 }

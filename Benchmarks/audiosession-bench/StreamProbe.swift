@@ -203,24 +203,9 @@ final class StreamProbe: @unchecked Sendable {
         return handle
     }
 
-    /// Ends the probe's `number`th connection (its streams must be stopped) and connects a new one in
-    /// its place.
-    func renewConnection(_ number: Int) throws {
-        if let old = lock.withLock({ musicContexts.removeValue(forKey: number) }) {
-            let ended = DispatchSemaphore(value: 0)
-            loop.perform { [self] in
-                extraContexts.removeAll { $0 === old }
-                old.disconnect()
-                ended.signal()
-            }
-            ended.wait()
-        }
-        _ = try musicConnection(number)
-    }
-
     /// The probe's `number`th connection for music (number 1 is the first beside its own), made and
     /// connected when first asked for.
-    func musicConnection(_ number: Int) throws -> PulseContext {
+    private func musicConnection(_ number: Int) throws -> PulseContext {
         if let known = lock.withLock({ musicContexts[number] }) { return known }
         let made = try connectedContext(name: "audiosession-bench music \(number)")
         lock.withLock { musicContexts[number] = made }
