@@ -53,10 +53,8 @@ struct ServerAdapterTests {
     @Test("a stream's mute and volume, set through the backend, read back from the server",
           arguments: SoundServerKind.allCases)
     func muteAndVolumeThroughTheBackend(kind: SoundServerKind) throws {
-        let bridge = try BridgeUnderTest(kind)
+        let (bridge, _, id) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
-        try bridge.server.play(app: "player")
-        let id = try bridge.stream(of: "player")
         bridge.onLoop { $0.adapter.execute(.setStreamMute(id, true, why: "test")) }
         try waitUntil("the server to report the stream muted") { try bridge.server.reportedStream(index: id.index)?.mute == true }
         let volume = ChannelVolumes([0x4321, 0x8765])
@@ -142,10 +140,8 @@ struct ServerAdapterTests {
     @Test("while change queries are held, a stream's change reaches the engine only once they are released",
           arguments: SoundServerKind.allCases)
     func heldChangeQueries(kind: SoundServerKind) throws {
-        let bridge = try BridgeUnderTest(kind)
+        let (bridge, _, player) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
-        try bridge.server.play(app: "player")
-        let player = try bridge.stream(of: "player")
         let lowered = { (event: PolicyEvent) in
             if case .streamChanged(let info) = event, info.id == player, info.volume.level < 1 { true } else { false }
         }
@@ -163,10 +159,8 @@ struct ServerAdapterTests {
     @Test("a pulse client's process is the app's on every stack, not pipewire-pulse's, and its streams take it from there",
           arguments: SoundServerKind.allCases)
     func pulseClientProcess(kind: SoundServerKind) throws {
-        let bridge = try BridgeUnderTest(kind)
+        let (bridge, player, id) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
-        let player = try bridge.server.play(app: "player")
-        let id = try bridge.stream(of: "player")
         let (client, stream) = bridge.onLoop { core -> (ProcessFacts?, ProcessFacts?) in
             let adapter = core.adapter
             guard let reported = adapter.cache.sinkInputs[id.index], let client = reported.client else { return (nil, nil) }
@@ -256,5 +250,18 @@ struct ServerAdapterTests {
         }
         #expect(bridge.engine.streamInfos.count == 20)
         #expect(!bridge.engine.devices.values.contains { $0.name.hasPrefix("usb_headset") })
+    }
+
+    /// A bridge on a server of `kind` with one `pacat` playing as "player": the bridge, the player and
+    /// the player's stream.
+    private func bridgeWithPlayer(_ kind: SoundServerKind) throws -> (BridgeUnderTest, TestProcess, StreamID) {
+        let bridge = try BridgeUnderTest(kind)
+        do {
+            let player = try bridge.server.play(app: "player")
+            return (bridge, player, try bridge.stream(of: "player"))
+        } catch {
+            bridge.stop()
+            throw error
+        }
     }
 }
