@@ -384,7 +384,6 @@ final class StreamProbe: @unchecked Sendable {
     }
 }
 
-/// A benchmark that could not run, and why.
 /// A call whose stream the server never started (``StreamProbe/stopUnansweredCall(_:app:after:)``):
 /// not a measurement of a silencer; the call is made again, at most ``retakes`` times.
 struct CallNeverPlayed: Error, CustomStringConvertible {
@@ -392,6 +391,7 @@ struct CallNeverPlayed: Error, CustomStringConvertible {
     static let retakes = 2
 }
 
+/// A benchmark that could not run, and why.
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

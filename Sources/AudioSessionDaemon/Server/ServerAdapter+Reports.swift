@@ -89,10 +89,11 @@ extension ServerAdapter {
 
     /// Learns ``relayPID`` from the client of `connection` among `clients` (a list of every client): on
     /// pipewire-pulse the `pipewire.sec.pid` of the bridge's own client is not the bridge's process but
-    /// the one in between.
+    /// the one in between. Without one (PulseAudio), there is none: a server started since leaves no
+    /// relay of the one before.
     func learnRelay(from clients: [PulseClientInfo], of connection: PulseContext) {
-        guard let own = connection.clientIndex, let mine = clients.first(where: { $0.index == own }) else { return }
-        let vouched = mine.properties["pipewire.sec.pid"].flatMap { Int32($0) }
+        let own = connection.clientIndex
+        let vouched = clients.first { $0.index == own }.flatMap { ServerTranslation.vouchedProcessID($0.properties) }
         relayPID = vouched == getpid() ? nil : vouched
     }
 
