@@ -89,6 +89,9 @@ public final class BridgeCore: @unchecked Sendable {
     /// Fires once libpulse has had its turn to send the commands: pa_mainloop runs deferred work (the
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
+    /// First moves sent ahead whose observers have not heard of them yet: they hear once libpulse has
+    /// sent the commands (``releaseTimer``), as with the bus's share of a step.
+    private var untoldFirstMoves: [PolicyAction] = []
     /// The first moves sent ahead of a new stream's step, and when, until that step runs.
     private var sentAhead: (stream: StreamID, moves: [PolicyAction], at: EngineTime)?
     /// Runs a new stream's step, and the events held behind it, ``headStartOfFirstMoves`` after the
@@ -108,6 +111,7 @@ public final class BridgeCore: @unchecked Sendable {
 
     /// Carries out the held actions: replies first (a caller waits on each), then the rest in order.
     private func releaseHeldActions() {
+        tellFirstMoves()
         let actions = heldActions
         heldActions = []
         actions.filter(\.isReply).forEach(carryOut)
@@ -157,13 +161,13 @@ public final class BridgeCore: @unchecked Sendable {
         guard !handling else { return }
         handling = true
         defer { handling = false }
-        while !queued.isEmpty {
-            let next = queued.removeFirst()
+        while let next = queued.first {
+            // The event stays queued behind its first moves until its step runs.
             if sendFirstMoves(of: next) {
-                queued.insert(next, at: 0)
                 aheadStepTimer.arm(after: Self.headStartOfFirstMoves)
                 return
             }
+            queued.removeFirst()
             step(next)
             followPausedTriggers(after: next)
         }
@@ -188,17 +192,26 @@ public final class BridgeCore: @unchecked Sendable {
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
-    /// Their journal entries and commands leave first, all of them; the observers hear of them after.
+    /// Their journal entries and commands leave first, all of them; the observers hear of them once
+    /// libpulse has sent the commands, or before the next step, whichever comes first.
     private func sendFirstMoves(of event: PolicyEvent) -> Bool {
         guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
             !moves.isEmpty
         else { return false }
         let now = Self.now()
         moves.forEach(carryOutEffect)
-        moves.forEach(tellObservers)
+        untoldFirstMoves = moves
+        releaseTimer.arm(after: .zero)
         sentAhead = (stream, moves, now)
         adapter.holdsChangeQueries = true
         return true
+    }
+
+    /// The observers hear of the first moves sent ahead, if they have not yet.
+    private func tellFirstMoves() {
+        let moves = untoldFirstMoves
+        untoldFirstMoves = []
+        moves.forEach(tellObservers)
     }
 
     /// The stream an event may start.
@@ -211,6 +224,7 @@ public final class BridgeCore: @unchecked Sendable {
     }
 
     private func step(_ event: PolicyEvent) {
+        tellFirstMoves()
         for observer in eventObservers { observer(event) }
         if case .serverLost = event { soundWatch.forgetAll() }
         var ahead: [PolicyAction] = []
