@@ -136,11 +136,13 @@ private final class InProcessBridge: @unchecked Sendable {
         try onLoop { [self] in
             journal = try EffectJournal(directory: directory)
             core = BridgeCore(loop: loop, server: server.address, engine: PolicyEngine(policies: DefaultPolicies.set))
-            core.writeJournal { [unowned self] action in journal.apply(action) }
-            core.observeActions { [unowned self] action in
-                _ = EventLogRecords.record(for: action, app: { _ in "" }, at: Date())
-                if counting, action.isServerCommand { commandsSent += 1 }
+            // Each first move's command follows its own journal entry, both while the event is handled;
+            // the observers hear of the moves a loop turn later, once libpulse has written them.
+            core.writeJournal { [unowned self] action in
+                journal.apply(action)
+                if counting, case .journalWrite = action { commandsSent += 1 }
             }
+            core.observeActions { action in _ = EventLogRecords.record(for: action, app: { _ in "" }, at: Date()) }
             // The engine's full step tells its observers of the event; first moves sent ahead do not.
             core.observeEvents { [unowned self] _ in if counting { steppedInFull = true } }
             let handle = core.adapter.onEvent
