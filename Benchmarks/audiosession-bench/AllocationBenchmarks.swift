@@ -112,10 +112,11 @@ private final class InProcessBridge: @unchecked Sendable {
     private var core: BridgeCore!
     private var journal: EffectJournal!
     private let lock = NSLock()
-    /// Loop-thread state: whether a counted event is being handled, what it sent, and whether the
-    /// engine's full step ran in it (the first moves were not decided ahead).
+    /// Loop-thread state: whether a counted event is being handled, how many first moves it wrote (a
+    /// journal entry before each one's command), and whether the engine's full step ran in it (the
+    /// first moves were not decided ahead).
     private var counting = false
-    private var commandsSent = 0
+    private var firstMovesWritten = 0
     private var steppedInFull = false
     /// The phone streams whose start was counted (loop thread).
     private var countedCalls: Set<StreamID> = []
@@ -140,7 +141,7 @@ private final class InProcessBridge: @unchecked Sendable {
             // the observers hear of the moves a loop turn later, once libpulse has written them.
             core.writeJournal { [unowned self] action in
                 journal.apply(action)
-                if counting, case .journalWrite = action { commandsSent += 1 }
+                if counting, case .journalWrite = action { firstMovesWritten += 1 }
             }
             core.observeActions { action in _ = EventLogRecords.record(for: action, app: { _ in "" }, at: Date()) }
             // The engine's full step tells its observers of the event; first moves sent ahead do not.
@@ -151,13 +152,13 @@ private final class InProcessBridge: @unchecked Sendable {
                 if case .streamVanished(let id) = event { countedCalls.remove(id) }
                 guard let started = Self.startedCall(event), countedCalls.insert(started).inserted else { return handle(event) }
                 counting = true
-                commandsSent = 0
+                firstMovesWritten = 0
                 steppedInFull = false
                 allocation_count_start()
                 handle(event)
                 let allocations = allocation_count_stop()
                 counting = false
-                let path = CountedPath(allocations: allocations, commands: commandsSent, decidedAhead: !steppedInFull && commandsSent > 0)
+                let path = CountedPath(allocations: allocations, commands: firstMovesWritten, decidedAhead: !steppedInFull && firstMovesWritten > 0)
                 lock.withLock { counted.append(path) }
             }
             core.start()

@@ -89,9 +89,9 @@ public final class BridgeCore: @unchecked Sendable {
     /// Fires once libpulse has had its turn to send the commands: pa_mainloop runs deferred work (the
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
-    /// First moves sent ahead whose observers have not heard of them yet: they hear once libpulse has
-    /// sent the commands (``releaseTimer``), as with the bus's share of a step.
-    private var untoldFirstMoves: [PolicyAction] = []
+    /// Whether the observers are still to hear of the first moves sent ahead (``sentAhead``): they hear
+    /// once libpulse has sent the commands (``releaseTimer``), as with the bus's share of a step.
+    private var firstMovesUntold = false
     /// The first moves sent ahead of a new stream's step, and when, until that step runs.
     private var sentAhead: (stream: StreamID, moves: [PolicyAction], at: EngineTime)?
     /// Runs a new stream's step, and the events held behind it, ``headStartOfFirstMoves`` after the
@@ -109,7 +109,8 @@ public final class BridgeCore: @unchecked Sendable {
     /// When the last burst of steps ended.
     private var lastStepAt = EngineTime.zero
 
-    /// Carries out the held actions: replies first (a caller waits on each), then the rest in order.
+    /// Tells the observers of the first moves sent ahead, then carries out the held actions: replies
+    /// first (a caller waits on each), then the rest in order.
     private func releaseHeldActions() {
         tellFirstMoves()
         let actions = heldActions
@@ -200,17 +201,17 @@ public final class BridgeCore: @unchecked Sendable {
         else { return false }
         let now = Self.now()
         moves.forEach(carryOutEffect)
-        untoldFirstMoves = moves
-        releaseTimer.arm(after: .zero)
         sentAhead = (stream, moves, now)
+        firstMovesUntold = true
+        releaseTimer.arm(after: .zero)
         adapter.holdsChangeQueries = true
         return true
     }
 
     /// The observers hear of the first moves sent ahead, if they have not yet.
     private func tellFirstMoves() {
-        let moves = untoldFirstMoves
-        untoldFirstMoves = []
+        guard firstMovesUntold, let moves = sentAhead?.moves else { return }
+        firstMovesUntold = false
         moves.forEach(tellObservers)
     }
 
