@@ -119,35 +119,11 @@ extension Benchmarks {
         return try round()
     }
 
-    /// How many calls one set of rigs takes before the next set, made anew, takes the following ones:
-    /// where a rig's processes landed (their cores, their memory) weighs on all of its calls alike, and
-    /// two rigs that are the same read up to a sixth apart in one run; over several sets that luck
-    /// evens out.
-    static let callsPerRigSet = 25
-
     /// The first-change and mute times of each silencer, over `rounds` calls taken in turn on rigs that
-    /// all run at once, on a fresh set of rigs every ``callsPerRigSet`` calls; the first round of each
-    /// set warms up. A silencer whose round leaves the machine cold for the next
-    /// (``Silencer/disturbsTheNextRound``) takes its rounds after the others'.
+    /// all run at once; the first round of each warms up. A silencer whose round leaves the machine
+    /// cold for the next (``Silencer/disturbsTheNextRound``) takes its rounds after the others'.
     private static func alternate(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
                                   rounds: Int) throws -> [(firstChange: Samples, muted: Samples)] {
-        var results = Array(repeating: (firstChange: Samples(), muted: Samples()), count: silencers.count)
-        var taken = 0
-        while taken < rounds {
-            let calls = min(callsPerRigSet, rounds - taken)
-            let set = try alternateOnOneSet(silencers, on: kind, musicStreams: count, rounds: calls)
-            for index in results.indices {
-                results[index].firstChange = results[index].firstChange + set[index].firstChange
-                results[index].muted = results[index].muted + set[index].muted
-            }
-            taken += calls
-        }
-        return results
-    }
-
-    /// ``alternate(_:on:musicStreams:rounds:)`` on one set of rigs.
-    private static func alternateOnOneSet(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
-                                          rounds: Int) throws -> [(firstChange: Samples, muted: Samples)] {
         var rigs: [CallRig] = []
         defer { rigs.forEach { $0.stop() } }
         for silencer in silencers { rigs.append(try CallRig(silencer, on: kind, musicStreams: count)) }
