@@ -138,7 +138,7 @@ private final class InProcessBridge: @unchecked Sendable {
             journal = try EffectJournal(directory: directory)
             core = BridgeCore(loop: loop, server: server.address, engine: PolicyEngine(policies: DefaultPolicies.set))
             // Each first move's command follows its own journal entry, both while the event is handled;
-            // the observers hear of the moves a loop turn later, once libpulse has written them.
+            // the observers hear of the moves on the loop's next turn, outside the counted handling.
             core.writeJournal { [unowned self] action in
                 journal.apply(action)
                 if counting, case .journalWrite = action { firstMovesWritten += 1 }

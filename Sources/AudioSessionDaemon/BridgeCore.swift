@@ -90,7 +90,8 @@ public final class BridgeCore: @unchecked Sendable {
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
     /// Whether the observers are still to hear of the first moves sent ahead (``sentAhead``): they hear
-    /// once libpulse has sent the commands (``releaseTimer``), as with the bus's share of a step.
+    /// on the loop's next turn (``releaseTimer``), as with the bus's share of a step, or before the
+    /// stream's step if that comes first.
     private var firstMovesUntold = false
     /// The first moves sent ahead of a new stream's step, and when, until that step runs.
     private var sentAhead: (stream: StreamID, moves: [PolicyAction], at: EngineTime)?
@@ -193,8 +194,8 @@ public final class BridgeCore: @unchecked Sendable {
     }
 
     /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
-    /// Their journal entries and commands leave first, all of them; the observers hear of them once
-    /// libpulse has sent the commands, or before the next step, whichever comes first.
+    /// Their journal entries and commands leave first, all of them; the observers hear of them after
+    /// (``firstMovesUntold``).
     private func sendFirstMoves(of event: PolicyEvent) -> Bool {
         guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
             !moves.isEmpty
