@@ -75,6 +75,16 @@ extension PolicyEngine {
         return FirstMoveTrigger(policy: policy.name, byCallEngine: byCallEngine, direction: info.id.direction)
     }
 
+    /// Whether the state is settled enough to decide ahead in: no fade is running, and the server has
+    /// reported back every mute and volume the bridge sent to a stream. Until then the next fade step
+    /// or report makes a table stale, and deciding it takes a core from the server while the server
+    /// carries the bridge's commands out (a hundred mutes on PipeWire come back in bursts, with quiet
+    /// spells between them).
+    public var isSettled: Bool {
+        !fadingStreams.contains { streams[$0]?.fade != nil }
+            && !streams.values.contains { !$0.expectedMutes.isEmpty || !$0.expectedVolumes.isEmpty }
+    }
+
     /// Whether the first moves of every trigger kind were decided after the last step.
     public var firstMovesAreReady: Bool { firstMovesAreCurrent && firstMoveTable.complete }
 

@@ -236,6 +236,27 @@ struct FirstMovesTests {
         #expect(scene.engine.userLevels(of: song) == user, "the mute sent ahead is the bridge's, not the user's")
         #expect(scene.engine.streamsWithEffects.isEmpty)
     }
+
+    @Test("the state is settled for deciding ahead once the fades are over and the server has reported every command")
+    func settles() {
+        var (scene, _) = musicPlaying()
+        #expect(scene.engine.isSettled, "music playing, every level reported")
+        scene.holdReports = true
+        scene.startStream("softphone", role: "phone")
+        #expect(!scene.engine.isSettled, "the call's first fade step is sent, not reported")
+        scene.holdReports = false
+        scene.deliverReports()
+        #expect(!scene.engine.isSettled, "the first step is reported; the fade runs on")
+        scene.settle()
+        #expect(scene.engine.isSettled, "the fade is over and reported")
+        scene.holdReports = true
+        scene.startStream("Navigation")
+        scene.settle()
+        #expect(!scene.engine.isSettled, "the fades are over, but the server has not reported their last steps")
+        scene.holdReports = false
+        scene.deliverReports()
+        #expect(scene.engine.isSettled)
+    }
 }
 
 /// Counts across property runs.
