@@ -82,7 +82,7 @@ extension PolicyEngine {
     /// spells between them).
     public var isSettled: Bool {
         !fadingStreams.contains { streams[$0]?.fade != nil }
-            && !streams.values.contains { !$0.expectedMutes.isEmpty || !$0.expectedVolumes.isEmpty }
+            && !streams.values.contains(where: \.awaitsReport)
     }
 
     /// Whether the first moves of every trigger kind were decided after the last step.

@@ -131,4 +131,7 @@ struct TrackedStream: Hashable, Sendable {
 
     /// Whether the bridge has the stream at other levels than the user's, or is moving it.
     var hasEffectInForce: Bool { applied != user || fade != nil }
+
+    /// Whether a mute or volume the bridge sent is still to be reported back by the server.
+    var awaitsReport: Bool { !expectedMutes.isEmpty || !expectedVolumes.isEmpty }
 }

@@ -111,10 +111,11 @@ public final class BridgeCore: @unchecked Sendable {
         guard quietFor >= Self.quietBeforeDecidingAhead else {
             return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead - quietFor)
         }
+        guard !self.engine.firstMovesAreReady else { return }
         guard self.engine.isSettled || quietFor >= Self.longestWaitToSettle else {
             return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead)
         }
-        if !self.engine.firstMovesAreReady { self.engine.prepareFirstMoves() }
+        self.engine.prepareFirstMoves()
     }
     /// When the last burst of steps ended.
     private var lastStepAt = EngineTime.zero
