@@ -85,6 +85,19 @@ extension PolicyEngine {
             && !streams.values.contains(where: \.awaitsReport)
     }
 
+    /// Whether the first moves decided after the last step are only the paused streams' own
+    /// (``prepareFirstMoves(forStarting:)``): such a stream may start any moment (every new stream on
+    /// PipeWire is reported paused until the graph runs it, up to a quarter of a second later at a
+    /// hundred streams), and its start would wait behind the whole table.
+    public var firstMovesAwaitAStart: Bool { firstMovesAreCurrent && !firstMoveTable.complete }
+
+    /// Whether the whole table is worth deciding now (``prepareFirstMoves()``): the state has settled
+    /// (``isSettled``), and no paused stream's own first moves wait for its start
+    /// (``firstMovesAwaitAStart``). Deciding the whole table costs a simulated step for every trigger
+    /// kind; on a loaded machine it held the loop for up to 70 ms, and a call's start read meanwhile
+    /// waited behind it.
+    public var isReadyToDecideAhead: Bool { isSettled && !firstMovesAwaitAStart }
+
     /// Whether the first moves of every trigger kind were decided after the last step.
     public var firstMovesAreReady: Bool { firstMovesAreCurrent && firstMoveTable.complete }
 

@@ -75,9 +75,11 @@ public final class BridgeCore: @unchecked Sendable {
     /// event, while a call comes to a bridge that has been quiet.
     public static let quietBeforeDecidingAhead: Duration = .milliseconds(20)
 
-    /// How long the bridge, quiet, waits at most for its state to settle (``PolicyEngine/isSettled``:
-    /// its fades over, its commands reported back) before it decides ahead anyway: a report that never
-    /// matches what the bridge sent must not keep it from deciding ahead for good.
+    /// How long the bridge, quiet, waits at most to be ready to decide the whole table
+    /// (``PolicyEngine/isReadyToDecideAhead``: its fades over, its commands reported back, no paused
+    /// stream waiting to start with its own first moves) before it decides anyway: a report that never
+    /// matches what the bridge sent, or a stream an app keeps paused, must not keep it from deciding
+    /// ahead for good.
     public static let longestWaitToSettle: Duration = .milliseconds(500)
 
     /// The time on the monotonic clock, as the engine counts it.
@@ -104,15 +106,15 @@ public final class BridgeCore: @unchecked Sendable {
     /// first moves sent ahead of it.
     private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
     /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``
-    /// since ``lastStepAt`` and its state has settled (or it has waited ``longestWaitToSettle``): armed
-    /// once per quiet period, not restarted on every event.
+    /// since ``lastStepAt`` and is ready to (``PolicyEngine/isReadyToDecideAhead``), or has waited
+    /// ``longestWaitToSettle``: armed once per quiet period, not restarted on every event.
     private lazy var firstMovesTimer: PulseTimer = PulseTimer(loop: loop) { [unowned self] in
         let quietFor = Self.now().since(self.lastStepAt)
         guard quietFor >= Self.quietBeforeDecidingAhead else {
             return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead - quietFor)
         }
         guard !self.engine.firstMovesAreReady else { return }
-        guard self.engine.isSettled || quietFor >= Self.longestWaitToSettle else {
+        guard self.engine.isReadyToDecideAhead || quietFor >= Self.longestWaitToSettle else {
             return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead)
         }
         self.engine.prepareFirstMoves()

@@ -237,6 +237,26 @@ struct FirstMovesTests {
         #expect(scene.engine.streamsWithEffects.isEmpty)
     }
 
+    @Test("the whole table waits while a paused stream's own first moves wait for its start")
+    func wholeTableWaitsForAPausedStart() {
+        var (scene, _) = musicPlaying()
+        let phone = scene.startStream("softphone", role: "phone", corked: true)
+        scene.settle()
+        #expect(scene.engine.isSettled && !scene.engine.firstMovesAreCurrent)
+        #expect(scene.engine.isReadyToDecideAhead, "nothing decided since the paused stream came")
+        scene.engine.prepareFirstMoves(forStarting: [phone])
+        #expect(scene.engine.firstMovesAwaitAStart)
+        #expect(!scene.engine.isReadyToDecideAhead, "settled, but the paused stream may start any moment")
+        var playing = scene.serverStreams[phone]!
+        playing.corked = false
+        scene.send(.streamChanged(playing))
+        scene.settle()
+        #expect(!scene.engine.firstMovesAwaitAStart, "the stream started")
+        #expect(scene.engine.isReadyToDecideAhead, "the call's fades are over and reported")
+        scene.engine.prepareFirstMoves()
+        #expect(scene.engine.firstMovesAreReady && !scene.engine.firstMovesAwaitAStart)
+    }
+
     @Test("the state is settled for deciding ahead once the fades are over and the server has reported every command")
     func settles() {
         var (scene, _) = musicPlaying()
