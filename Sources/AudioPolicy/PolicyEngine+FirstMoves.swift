@@ -80,7 +80,7 @@ extension PolicyEngine {
     /// or report makes a table stale, and deciding it takes a core from the server while the server
     /// carries the bridge's commands out (a hundred mutes on PipeWire come back in bursts, with quiet
     /// spells between them).
-    public var isSettled: Bool {
+    var isSettled: Bool {
         !fadingStreams.contains { streams[$0]?.fade != nil }
             && !streams.values.contains(where: \.awaitsReport)
     }
@@ -89,14 +89,15 @@ extension PolicyEngine {
     /// (``prepareFirstMoves(forStarting:)``): such a stream may start any moment (every new stream on
     /// PipeWire is reported paused until the graph runs it, up to a quarter of a second later at a
     /// hundred streams), and its start would wait behind the whole table.
-    public var firstMovesAwaitAStart: Bool { firstMovesAreCurrent && !firstMoveTable.complete }
+    var firstMovesAwaitAStart: Bool { firstMovesAreCurrent && !firstMoveTable.complete }
 
     /// Whether the whole table is worth deciding now (``prepareFirstMoves()``): the state has settled
     /// (``isSettled``), and no paused stream's own first moves wait for its start
-    /// (``firstMovesAwaitAStart``). Deciding the whole table costs a simulated step for every trigger
-    /// kind; on a loaded machine it held the loop for up to 70 ms, and a call's start read meanwhile
-    /// waited behind it.
-    public var isReadyToDecideAhead: Bool { isSettled && !firstMovesAwaitAStart }
+    /// (``firstMovesAwaitAStart``, asked first: the settled state is a walk over every stream, and the
+    /// shell asks every 20 ms while a paused stream waits). Deciding the whole table costs a simulated
+    /// step for every trigger kind; on a loaded machine it held the loop for up to 70 ms, and a call's
+    /// start read meanwhile waited behind it.
+    public var isReadyToDecideAhead: Bool { !firstMovesAwaitAStart && isSettled }
 
     /// Whether the first moves of every trigger kind were decided after the last step.
     public var firstMovesAreReady: Bool { firstMovesAreCurrent && firstMoveTable.complete }

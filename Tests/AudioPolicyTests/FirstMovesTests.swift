@@ -251,7 +251,8 @@ struct FirstMovesTests {
         playing.corked = false
         scene.send(.streamChanged(playing))
         scene.settle()
-        #expect(!scene.engine.firstMovesAwaitAStart, "the stream started")
+        #expect(!scene.engine.mayStartWithFirstMoves(phone), "the stream started: its own are not decided alone again")
+        #expect(!scene.engine.firstMovesAwaitAStart)
         #expect(scene.engine.isReadyToDecideAhead, "the call's fades are over and reported")
         scene.engine.prepareFirstMoves()
         #expect(scene.engine.firstMovesAreReady && !scene.engine.firstMovesAwaitAStart)
