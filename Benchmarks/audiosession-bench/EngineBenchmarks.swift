@@ -10,7 +10,8 @@ extension Benchmarks {
     /// `PolicyEngine.handle` for a phone-role stream appearing next to `count` music streams of one app
     /// (the shipped policies), against a step that changes nothing (a stream's volume report as it was);
     /// and deciding ahead: looking up the call's first moves (what stands before its first command
-    /// now), and deciding them after a step (off that path), against the step.
+    /// now), and deciding them after a step (off that path), against the step; and the longest loop
+    /// turn the bridge spends deciding them, a trigger kind per turn, against the whole table at once.
     static func engineStep(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         let loaded = PolicyLoader(base: [BridgeDaemon.policiesFolder]).load()
         guard let policies = loaded.set else { throw BenchError("the shipped policies did not load: \(loaded.errors)") }
@@ -33,7 +34,7 @@ extension Benchmarks {
             _ = step(.tick)
             let call = StreamInfo(id: StreamID(.output, 90_000), app: AppIdentity(name: "bench-call"), role: "phone",
                                   processChain: [5000, 1], device: speaker)
-            var calls = Samples(), idles = Samples(), lookups = Samples(), decisions = Samples()
+            var calls = Samples(), idles = Samples(), lookups = Samples(), decisions = Samples(), turns = Samples()
             var decided = engine
             decided.prepareFirstMoves()
             for _ in 0..<rounds {
@@ -45,6 +46,15 @@ extension Benchmarks {
                 let decideStart = ContinuousClock.now
                 deciding.prepareFirstMoves()
                 decisions.append(ContinuousClock.now - decideStart)
+                var turning = engine
+                var longestTurn = Duration.zero
+                var decidedWhole = false
+                while !decidedWhole {
+                    let turnStart = ContinuousClock.now
+                    decidedWhole = turning.prepareNextFirstMoves()
+                    longestTurn = max(longestTurn, ContinuousClock.now - turnStart)
+                }
+                turns.append(longestTurn)
                 var copy = engine
                 let start = ContinuousClock.now
                 _ = copy.handle(.streamAppeared(call), at: time + .milliseconds(1))
@@ -65,6 +75,9 @@ extension Benchmarks {
                 ReportLine(name: "first moves decided after a step, next to \(streams), p50",
                            figure: decisions.median.formatted, baseline: calls.median.formatted + " the engine step",
                            ratio: decisions.median / calls.median, budget: "–"),
+                ReportLine(name: "first moves decided a trigger kind per loop turn, the longest turn, next to \(streams), p50",
+                           figure: turns.median.formatted, baseline: decisions.median.formatted + " the whole table at once",
+                           ratio: turns.median / decisions.median, budget: "–"),
             ]
         }
     }

@@ -19,8 +19,13 @@ public struct FirstMoveTrigger: Hashable, Sendable {
 struct FirstMoveTable: Sendable {
     var serial: UInt64 = .max
     var moves: [FirstMoveTrigger: [PolicyAction]] = [:]
-    /// Whether every trigger kind was decided, not only those of the paused streams.
-    var complete = true
+    /// The trigger kinds of the whole table still to decide, with their policies, the next last.
+    var undecided: [(trigger: FirstMoveTrigger, policy: SessionPolicy)] = []
+    /// Whether only the paused streams' own trigger kinds were decided
+    /// (``PolicyEngine/prepareFirstMoves(forStarting:)``).
+    var forPausedStreams = false
+    /// Whether every trigger kind was decided.
+    var complete: Bool { !forPausedStreams && undecided.isEmpty }
 }
 
 extension PolicyEngine {
@@ -28,14 +33,40 @@ extension PolicyEngine {
     /// (``FirstMoveTrigger``). The first moves are the journal entries and the mutes and volumes of the
     /// streams it would touch, in the order of the full step. Call it between steps; the next
     /// ``handle(_:at:)`` makes it stale. With more streams than
-    /// ``EngineSettings/maxStreamsDecidedAhead`` it decides nothing.
+    /// ``EngineSettings/maxStreamsDecidedAhead`` it decides nothing. It decides every kind at once; the
+    /// shell decides one per loop turn (``prepareNextFirstMoves()``).
     public mutating func prepareFirstMoves() {
+        while !prepareNextFirstMoves() {}
+    }
+
+    /// Decides one trigger kind of the whole table (one simulated step), and returns whether the whole
+    /// table is decided (``firstMovesAreReady``). It starts the table over when the one there is of an
+    /// earlier step, and goes on from the paused streams' own kinds when those are of this one
+    /// (``prepareFirstMoves(forStarting:)``). The shell decides a kind per loop turn: an event read
+    /// meanwhile (a call's stream starting) then waits for one simulated step, not for all of them. A
+    /// kind not decided yet is decided in full by the step (``firstMoves(for:)`` is nil).
+    @discardableResult
+    public mutating func prepareNextFirstMoves() -> Bool {
+        if !firstMovesAreCurrent || firstMoveTable.forPausedStreams { firstMoveTable = wholeTableToDecide() }
+        guard let next = firstMoveTable.undecided.popLast() else { return true }
+        let moves = simulatedFirstMoves(next.trigger, next.policy)
+        firstMoveTable.moves[next.trigger] = moves
+        return firstMoveTable.complete
+    }
+
+    /// A whole table of this step with nothing decided but the paused streams' own kinds, if those are
+    /// of this step; empty and complete with more streams than ``EngineSettings/maxStreamsDecidedAhead``.
+    private func wholeTableToDecide() -> FirstMoveTable {
         var table = FirstMoveTable(serial: eventSerial)
-        guard streams.count <= settings.maxStreamsDecidedAhead else { return firstMoveTable = table }
+        guard streams.count <= settings.maxStreamsDecidedAhead else { return table }
+        if firstMovesAreCurrent { table.moves = firstMoveTable.moves }
         for policy in policySet.policies where Self.decidesAhead(policy) {
-            for trigger in Self.triggers(of: policy) { table.moves[trigger] = simulatedFirstMoves(trigger, policy) }
+            for trigger in Self.triggers(of: policy) where table.moves[trigger] == nil {
+                table.undecided.append((trigger, policy))
+            }
         }
-        firstMoveTable = table
+        table.undecided.reverse()
+        return table
     }
 
     /// Decides ahead only what the paused streams `ids` would set off if they played now (their
@@ -43,7 +74,7 @@ extension PolicyEngine {
     /// kind: they may start with the next event (PipeWire reports every new stream paused, then
     /// playing, a moment later). The table is not complete: it is decided whole once the bridge is quiet.
     public mutating func prepareFirstMoves(forStarting ids: Set<StreamID>) {
-        var table = FirstMoveTable(serial: eventSerial, complete: false)
+        var table = FirstMoveTable(serial: eventSerial, forPausedStreams: true)
         guard streams.count <= settings.maxStreamsDecidedAhead else { return firstMoveTable = table }
         for id in ids.sorted() {
             guard let stream = streams[id], let policy = idleSessionAsMade(of: id)?.policy else { continue }
@@ -89,14 +120,14 @@ extension PolicyEngine {
     /// (``prepareFirstMoves(forStarting:)``): such a stream may start any moment (every new stream on
     /// PipeWire is reported paused until the graph runs it, up to a quarter of a second later at a
     /// hundred streams), and its start would wait behind the whole table.
-    var firstMovesAwaitAStart: Bool { firstMovesAreCurrent && !firstMoveTable.complete }
+    var firstMovesAwaitAStart: Bool { firstMovesAreCurrent && firstMoveTable.forPausedStreams }
 
-    /// Whether the whole table is worth deciding now (``prepareFirstMoves()``): the state has settled
-    /// (``isSettled``), and no paused stream's own first moves wait for its start
+    /// Whether the whole table is worth deciding now (``prepareNextFirstMoves()``): the state has
+    /// settled (``isSettled``), and no paused stream's own first moves wait for its start
     /// (``firstMovesAwaitAStart``, asked first: the settled state is a walk over every stream, and the
     /// shell asks every 20 ms while a paused stream waits). Deciding the whole table costs a simulated
-    /// step for every trigger kind; on a loaded machine it held the loop for up to 70 ms, and a call's
-    /// start read meanwhile waited behind it.
+    /// step for every trigger kind and takes a core from the server; while a paused call waits to
+    /// start, its start would come in the middle of it.
     public var isReadyToDecideAhead: Bool { !firstMovesAwaitAStart && isSettled }
 
     /// Whether the first moves of every trigger kind were decided after the last step.

@@ -107,7 +107,9 @@ public final class BridgeCore: @unchecked Sendable {
     private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
     /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``
     /// since ``lastStepAt`` and is ready to (``PolicyEngine/isReadyToDecideAhead``), or has waited
-    /// ``longestWaitToSettle``: armed once per quiet period, not restarted on every event.
+    /// ``longestWaitToSettle``: armed once per quiet period, not restarted on every event. It decides a
+    /// trigger kind per loop turn (``PolicyEngine/prepareNextFirstMoves()``), so that the server's
+    /// reports and a call's start are read between them; a step in between starts the table over.
     private lazy var firstMovesTimer: PulseTimer = PulseTimer(loop: loop) { [unowned self] in
         let quietFor = Self.now().since(self.lastStepAt)
         guard quietFor >= Self.quietBeforeDecidingAhead else {
@@ -117,7 +119,8 @@ public final class BridgeCore: @unchecked Sendable {
         guard self.engine.isReadyToDecideAhead || quietFor >= Self.longestWaitToSettle else {
             return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead)
         }
-        self.engine.prepareFirstMoves()
+        // One trigger kind per loop turn: an event read meanwhile waits for one simulated step.
+        if !self.engine.prepareNextFirstMoves() { self.firstMovesTimer.arm(after: .zero) }
     }
     /// When the last burst of steps ended.
     private var lastStepAt = EngineTime.zero

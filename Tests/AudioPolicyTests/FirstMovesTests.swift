@@ -258,6 +258,49 @@ struct FirstMovesTests {
         #expect(scene.engine.firstMovesAreReady && !scene.engine.firstMovesAwaitAStart)
     }
 
+    @Test("the whole table is decided a trigger kind at a time; a kind not yet decided is decided in full, a step starts over")
+    func oneKindAtATime() {
+        var scene = Scene(policies: Self.policies)
+        scene.startStream("Music Player", role: "music", volume: 0xB000)
+        scene.settle()
+        var whole = scene.engine
+        whole.prepareFirstMoves()
+        let kinds = whole.firstMoveTable.moves.count
+        let starting = [scene.makeStream("softphone", role: "phone"), scene.makeStream("Phone"),
+                        scene.makeStream("Phone", direction: .input), scene.makeStream("Navigation"),
+                        scene.makeStream("Chat", mediaName: "WEBRTC VoiceEngine")]
+        var decidedBefore = 0
+        var turns = 1
+        while !scene.engine.prepareNextFirstMoves() {
+            turns += 1
+            #expect(scene.engine.firstMovesAreCurrent && !scene.engine.firstMovesAreReady)
+            #expect(scene.engine.isReadyToDecideAhead, "a table under way is no paused stream's: the next turn goes on")
+            let decided = starting.filter { scene.engine.firstMoves(for: .streamAppeared($0)) != nil }
+            #expect(decided.count >= decidedBefore && decided.count < starting.count, "\(turns) turns")
+            decidedBefore = decided.count
+            for info in decided {
+                expectSameMoves(scene.engine.firstMoves(for: .streamAppeared(info)) ?? [],
+                                whole.firstMoves(for: .streamAppeared(info)) ?? [])
+            }
+        }
+        #expect(kinds >= 5 && turns == kinds, "one simulated step per turn")
+        #expect(scene.engine.firstMovesAreReady)
+        for info in starting {
+            expectSameMoves(scene.engine.firstMoves(for: .streamAppeared(info)) ?? [], whole.firstMoves(for: .streamAppeared(info)) ?? [])
+        }
+        // A step in between makes what was decided stale: the next turn starts the table over.
+        #expect(scene.engine.prepareNextFirstMoves() && scene.engine.firstMoveTable.moves.count == kinds, "decided, it stays so")
+        let phone = scene.startStream("softphone", role: "phone", corked: true)
+        #expect(!scene.engine.firstMovesAreCurrent)
+        scene.engine.prepareNextFirstMoves()
+        #expect(scene.engine.firstMoveTable.moves.count == 1, "started over")
+        // A paused stream's own kind, decided alone, is kept: the whole table goes on from it.
+        scene.engine.prepareFirstMoves(forStarting: [phone])
+        #expect(scene.engine.firstMovesAwaitAStart)
+        scene.engine.prepareNextFirstMoves()
+        #expect(scene.engine.firstMoveTable.moves.count == 2 && !scene.engine.firstMovesAwaitAStart)
+    }
+
     @Test("the state is settled for deciding ahead once the fades are over and the server has reported every command")
     func settles() {
         var (scene, _) = musicPlaying()
