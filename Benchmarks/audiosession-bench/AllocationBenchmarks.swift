@@ -55,8 +55,9 @@ extension Benchmarks {
                 do {
                     _ = try probe.stamp("the music playing as before the call", when: { CallRig.music($0, count) { !$0.mute } })
                 } catch {
-                    let music = CallRig.musicStreams(probe.streams)
-                    throw BenchError("\(error)\n\(music.count) music streams, muted: \(music.filter(\.mute).map(\.index).sorted())")
+                    let muted = CallRig.musicStreams(probe.streams).filter(\.mute).map(\.index).sorted()
+                    throw BenchError("\(error)\nafter \(bridge.count + decidedInFull) calls next to \(count) music streams, muted: \(muted)\n"
+                                     + ((try? rig.describe(muted)) ?? "the bridge's view: its loop did not answer"))
                 }
                 try rig.waitUntilReady(playingMusic: count)
                 let call = try probe.play(properties: ["media.role": "phone", "application.name": CallRig.callApp, "media.name": "call"])
@@ -181,6 +182,21 @@ private final class InProcessBridge: @unchecked Sendable {
                 core.engine.playingOutputTotal == playingMusic && core.engine.streamsWithEffects.isEmpty
                     && core.engine.firstMovesAreReady
             }
+        }
+    }
+
+    /// The bridge's view of some output streams: whether it has an effect in force on each, and what it
+    /// holds to be the user's mute (a stuck mute is the bridge's, the server's memory taken for the
+    /// user's, or a command the server did not carry out).
+    func describe(_ indexes: [UInt32]) throws -> String {
+        try onLoop { [self] in
+            let withEffects = core.engine.streamsWithEffects
+            let views = indexes.map { index in
+                let id = StreamID(.output, index)
+                let user = core.engine.userLevels(of: id).map { "user mute \($0.mute)" } ?? "unknown"
+                return "#\(index) \(user)\(withEffects.contains(id) ? ", effect in force" : "")"
+            }
+            return "the bridge's view: " + views.joined(separator: ", ")
         }
     }
 

@@ -26,8 +26,9 @@ extension PolicyEngine {
     }
 
     /// A new stream of an app whose earlier stream the bridge changed, or whose other stream the bridge
-    /// has changed now (the server remembers the level it last saw on any stream of the app: a player
-    /// that opens its next track's stream while a call has its current one muted gets the mute): a
+    /// has changed, now or before (the server remembers the level it last saw on any stream of the app:
+    /// a player that opens its next track's stream while a call has its current one muted gets the
+    /// mute, and WirePlumber 0.4 may still give it after the call): a
     /// starting level that the bridge had set on that stream is the server's memory, and the user's
     /// level of that stream is taken as this one's; for ``EngineSettings/serverMemoryWindow`` such a
     /// level reported later is the memory catching up. Returns whether the stream's levels are to be
@@ -44,12 +45,15 @@ extension PolicyEngine {
         return true
     }
 
-    /// The levels of a live stream with the same restore key that the bridge has changed now (the
-    /// lowest such stream, for a choice that does not depend on the table's order): what the server's
-    /// memory of the key may hold.
+    /// The levels of a live stream with the same restore key that the bridge has changed, now or
+    /// before (it put the user's back), the lowest such stream with an effect in force first, for a
+    /// choice that does not depend on the table's order: what the server's memory of the key may hold.
+    /// WirePlumber 0.4 can keep the bridge's mute after the bridge put every stream of the app back: the
+    /// last of a burst of changes it saves may be one it read before the put-back.
     private func changedLevels(sharing key: String, besides id: StreamID) -> OwedLevels? {
-        streams.values.lazy.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched && $0.hasEffectInForce }
-            .min { $0.info.id < $1.info.id }
+        let changed = streams.values.lazy.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched }
+        let lowest = { (one: TrackedStream, other: TrackedStream) in one.info.id < other.info.id }
+        return (changed.filter(\.hasEffectInForce).min(by: lowest) ?? changed.min(by: lowest))
             .map { OwedLevels(user: $0.user, bridgeSet: $0.bridgeSet) }
     }
 

@@ -160,6 +160,30 @@ struct ServerMemoryTests {
         #expect(scene.journal.isEmpty, "nothing the bridge set is left in force")
     }
 
+    /// Each row: whether the user muted the player's stream after the call gave it back.
+    @Test("a stream opened with the bridge's mute after the bridge put another of the app's back is the memory, unless the user muted since",
+          arguments: [false, true])
+    func streamOpenedAfterAnotherWasPutBack(userMutedSince: Bool) {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        #expect(scene.isMuted(song))
+        scene.setActive(call, false, notify: true)
+        scene.settle()
+        #expect(scene.levels(song) == Self.user, "the call gave the song back")
+        if userMutedSince {
+            scene.userSetsMute(song, true)
+            scene.settle()
+        }
+        // WirePlumber 0.4 kept the call's mute: the app's next stream starts muted.
+        let next = scene.startStream("Music Player", role: "music", muted: true)
+        scene.settle()
+        #expect(scene.isMuted(next) == userMutedSince)
+        #expect(scene.engine.streams[next]?.user.mute == userMutedSince)
+        #expect(scene.journal.isEmpty, "nothing the bridge set is left in force")
+    }
+
     @Test("a stream opened muted while the bridge has another of the app's at the user's levels is the user's mute")
     func streamOpenedNextToAnUntouchedOne() {
         var scene = Self.playerEndedWhileInterrupted()
