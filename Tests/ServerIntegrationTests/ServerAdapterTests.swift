@@ -142,8 +142,10 @@ struct ServerAdapterTests {
     func heldChangeQueries(kind: SoundServerKind) throws {
         let (bridge, _, player) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
+        // The change made here, to half: PipeWire 0.3 may still report the player's stream paused at no
+        // volume as it starts, a change asked about before the queries were held.
         let lowered = { (event: PolicyEvent) in
-            if case .streamChanged(let info) = event, info.id == player, info.volume.level < 1 { true } else { false }
+            if case .streamChanged(let info) = event, info.id == player, (0.4...0.6).contains(info.volume.level) { true } else { false }
         }
         bridge.onLoop { $0.adapter.holdsChangeQueries = true }
         _ = try bridge.server.pactl(["set-sink-input-volume", "\(player.index)", "50%"])
