@@ -270,26 +270,29 @@ struct FirstMovesTests {
                         scene.makeStream("Phone", direction: .input), scene.makeStream("Navigation"),
                         scene.makeStream("Chat", mediaName: "WEBRTC VoiceEngine")]
         var decidedBefore = 0
-        var turns = 1
+        var turns = 0
         while !scene.engine.prepareNextFirstMoves() {
             turns += 1
+            #expect(scene.engine.firstMoveTable.moves.count == turns, "one kind per turn")
             #expect(scene.engine.firstMovesAreCurrent && !scene.engine.firstMovesAreReady)
             #expect(scene.engine.isReadyToDecideAhead, "a table under way is no paused stream's: the next turn goes on")
             let decided = starting.filter { scene.engine.firstMoves(for: .streamAppeared($0)) != nil }
-            #expect(decided.count >= decidedBefore && decided.count < starting.count, "\(turns) turns")
+            #expect(decided.count >= decidedBefore, "\(turns) turns")
+            // One kind decided: the other directions, policies and call engines are still to decide.
+            if turns == 1 { #expect(decided.count < starting.count, "a kind not decided yet is decided in full") }
             decidedBefore = decided.count
             for info in decided {
                 expectSameMoves(scene.engine.firstMoves(for: .streamAppeared(info)) ?? [],
                                 whole.firstMoves(for: .streamAppeared(info)) ?? [])
             }
         }
-        #expect(kinds >= 5 && turns == kinds, "one simulated step per turn")
+        #expect(kinds >= 5 && turns + 1 == kinds, "one simulated step per turn")
         #expect(scene.engine.firstMovesAreReady)
         for info in starting {
             expectSameMoves(scene.engine.firstMoves(for: .streamAppeared(info)) ?? [], whole.firstMoves(for: .streamAppeared(info)) ?? [])
         }
-        // A step in between makes what was decided stale: the next turn starts the table over.
         #expect(scene.engine.prepareNextFirstMoves() && scene.engine.firstMoveTable.moves.count == kinds, "decided, it stays so")
+        // A step in between makes what was decided stale: the next turn starts the table over.
         let phone = scene.startStream("softphone", role: "phone", corked: true)
         #expect(!scene.engine.firstMovesAreCurrent)
         scene.engine.prepareNextFirstMoves()
