@@ -51,9 +51,8 @@ extension PolicyEngine {
     /// WirePlumber 0.4 can keep the bridge's mute after the bridge put every stream of the app back: the
     /// last of a burst of changes it saves may be one it read before the put-back.
     private func changedLevels(sharing key: String, besides id: StreamID) -> OwedLevels? {
-        let changed = streams.values.lazy.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched }
-        let lowest = { (one: TrackedStream, other: TrackedStream) in one.info.id < other.info.id }
-        return (changed.filter(\.hasEffectInForce).min(by: lowest) ?? changed.min(by: lowest))
+        streams.values.lazy.filter { $0.info.id != id && $0.info.restoreKey == key && $0.touched }
+            .min { ($0.hasEffectInForce ? 0 : 1, $0.info.id) < ($1.hasEffectInForce ? 0 : 1, $1.info.id) }
             .map { OwedLevels(user: $0.user, bridgeSet: $0.bridgeSet) }
     }
 
