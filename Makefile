@@ -7,6 +7,8 @@
 #   make docs     the DocC site of AudioSessionKit and MediaPlayerKit in .build/docs-site (make test builds it too)
 #   make demo     a scripted scene with the event log on screen (SERVER=pipewire as for run)
 #   make bench    the benchmarks: figures against baselines measured in the same run (BENCH_FLAGS=--quick)
+#   make check    the inner loop: the tests that need no server (engine, model, policy files, views)
+#   make stress   the server suites ROUNDS times (3) on every stack under full CPU load, failures per test
 #   make soak     the reliability runs on every server stack, as a table (SOAK_FLAGS=--cycles-scale 0.1)
 #   make install  copies what `make` built (binaries, policies, units, introspection XML, man pages,
 #                 completions) into $(DESTDIR)$(PREFIX); builds nothing, needs no package manager
@@ -39,7 +41,7 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build programs release deps-build deps-run deps-test deps-pipewire-1.4 run test docs demo bench soak \
+.PHONY: all build programs release deps-build deps-run deps-test deps-pipewire-1.4 deps-pipewire-1.6 run test check stress docs demo bench soak \
 	install uninstall deb clean
 
 all: programs
@@ -50,13 +52,17 @@ deps-build:
 deps-run: deps-build
 	$(call ensure_packages,$(RUN_PACKAGES))
 
-deps-test: deps-run deps-pipewire-1.4
+deps-test: deps-run deps-pipewire-1.4 deps-pipewire-1.6
 	$(call ensure_packages,$(TEST_PACKAGES))
 
-# PipeWire 1.4 + WirePlumber 0.5 from bookworm-backports, unpacked into .build/pipewire-1.4/prefix
-# (never installed over the system's packages): the third server stack of the tests.
+# PipeWire 1.4.2 + WirePlumber 0.5.8 from bookworm-backports, and PipeWire 1.6.9 + WirePlumber 0.5.18
+# from sid, each unpacked into .build/pipewire-<release>/prefix (never installed over the system's
+# packages): the third and fourth server stacks of the tests.
 deps-pipewire-1.4:
-	scripts/fetch-pipewire-1.4.sh
+	scripts/fetch-pipewire.sh 1.4
+
+deps-pipewire-1.6:
+	scripts/fetch-pipewire.sh 1.6
 
 build: deps-build
 	$(SWIFT) build
@@ -82,6 +88,20 @@ test: deps-test programs docs
 	$(SWIFT) build --build-tests
 	scripts/make-manuals.sh .build/debug .build/dist-debug
 	scripts/run-tests.sh $(SWIFT)
+
+# The tests that need no server: the engine, the model, the policy files, the timeline and the screen,
+# the bus contract's codecs, the documentation's links. No package beyond the build's.
+CHECK_SUITES := AudioPolicyTests|AudioSessionModelTests|EventTimelineTests|TopViewTests|DocumentationTests|AudioSessionIPCTests
+check: deps-build
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(CHECK_SUITES)'
+
+# The server suites ROUNDS times on every stack (STACKS=pipewire,pipewire-1.6 for some; FILTER= for one
+# suite) while every core is kept busy; prints each test's failures per stack.
+ROUNDS ?= 3
+stress: deps-test
+	$(SWIFT) build --build-tests
+	ROUNDS=$(ROUNDS) scripts/stress.sh $(SWIFT)
 
 # The API reference of AudioSessionKit and MediaPlayerKit as a static DocC site; it fails on a DocC
 # warning and on a public symbol of the kits without a /// comment.

@@ -7,7 +7,7 @@
 #   DEMO=1          use private servers whatever runs already, play the scripted scene of
 #                   `make demo` (scripts/demo.sh), and stop
 #   SERVER=pipewire use a private PipeWire 1.4 + WirePlumber 0.5 + pipewire-pulse (unpacked into
-#                   .build/pipewire-1.4 by scripts/fetch-pipewire-1.4.sh) as the embedded default,
+#                   .build/pipewire-1.4 by scripts/fetch-pipewire.sh 1.4) as the embedded default,
 #                   whatever runs already
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,7 +31,7 @@ server_works() { pactl info >/dev/null 2>&1; }
 # each with the prefix's libraries, plugins and configuration, in their own runtime directory.
 start_pipewire() {
   local prefix="$here/.build/pipewire-1.4/prefix" lib
-  [ -f "$prefix/.complete" ] || "$here/scripts/fetch-pipewire-1.4.sh" || exit 1
+  [ -f "$prefix/.complete" ] || "$here/scripts/fetch-pipewire.sh" 1.4 || exit 1
   lib=$(echo "$prefix"/usr/lib/*-linux-gnu)
   mkdir -p "$base/run" "$base/state" && chmod 700 "$base/run"
   local environment=(XDG_RUNTIME_DIR="$base/run" XDG_STATE_HOME="$base/state" XDG_CONFIG_HOME="$base/config"

@@ -18,7 +18,7 @@ extension Benchmarks {
     static func allocationsOnTheCallPath(musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
         try checkAllocationCount()
         var lines: [ReportLine] = []
-        for kind in [SoundServerKind.pulseaudio, .pipewire14, .pipewire] {
+        for kind in [SoundServerKind.pulseaudio, .pipewire16, .pipewire14, .pipewire] {
             do { lines += try allocationsOnTheCallPath(kind, musicStreams: counts, rounds: rounds) } catch {
                 throw BenchError("\(kind): \(error)")
             }
@@ -37,6 +37,7 @@ extension Benchmarks {
         defer { probe.close() }
         let stack = switch kind {
         case .pulseaudio: ""
+        case .pipewire16: "PipeWire 1.6: "
         case .pipewire14: "PipeWire 1.4: "
         case .pipewire: "PipeWire 0.3: "
         }

@@ -74,13 +74,17 @@ extension Benchmarks {
                    baseline: floor.formatted + " two processes muting", ratio: figure / floor, budget: budget)
     }
 
-    /// The same on PipeWire 1.4 and 0.3 (pipewire-pulse has no module-role-cork): the bridge against a
-    /// process of its own that mutes the music streams when it sees the call, and on 1.4 against
+    /// The same on PipeWire 1.6, 1.4 and 0.3 (pipewire-pulse has no module-role-cork): the bridge against a
+    /// process of its own that mutes the music streams when it sees the call, and on 1.6 and 1.4 against
     /// WirePlumber 0.5's own role-based policy (its example role sinks; the bridge's rigs run without
     /// them). WirePlumber 0.4 has no such policy.
     static func interruptionsOnPipeWire(_ kind: SoundServerKind, musicStreams counts: [Int], rounds: Int) throws -> [ReportLine] {
-        let withRoles = kind == .pipewire14
-        let stack = withRoles ? "PipeWire 1.4" : "PipeWire 0.3"
+        let withRoles = kind.hasWirePlumber05
+        let stack = switch kind {
+        case .pipewire16: "PipeWire 1.6"
+        case .pipewire14: "PipeWire 1.4"
+        default: "PipeWire 0.3"
+        }
         return try counts.flatMap { count -> [ReportLine] in
             var silencers: [Silencer] = [.bridge(fades: true), .bridge(fades: false), .muterProcess, .muterProcess, .faderProcess]
             if withRoles { silencers.append(.wirePlumberRoles) }

@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
         if let address = muteMusicDuringCallsOn { try StreamProbe.runMuter(address: address) }
         if let address = fadeMusicDuringCallsOn { try StreamProbe.runMuter(address: address, fading: true) }
         func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
-        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.4 and 0.3 where named; a few minutes)\n")
+        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.6, 1.4 and 0.3 where named; a few minutes)\n")
         var lines: [ReportLine] = []
         let callRounds = calls ?? (quick ? 5 : 30)
         let musicCounts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
@@ -42,6 +42,7 @@ struct BenchCommand: ParsableCommand {
                 lines += try Benchmarks.interruptions(musicStreams: musicCounts, rounds: callRounds)
             }
             if wanted(.pipewire) {
+                lines += try Benchmarks.interruptionsOnPipeWire(.pipewire16, musicStreams: musicCounts, rounds: callRounds)
                 lines += try Benchmarks.interruptionsOnPipeWire(.pipewire14, musicStreams: musicCounts, rounds: callRounds)
                 lines += try Benchmarks.interruptionsOnPipeWire(.pipewire, musicStreams: musicCounts, rounds: callRounds)
             }

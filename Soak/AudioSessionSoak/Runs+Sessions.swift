@@ -55,7 +55,7 @@ extension SoakRuns {
         // stay. (On 0.3.65 a restarted WirePlumber 0.4 never shows a new client's stream again, bridge
         // or not: the run's last check could not be made there.)
         var sessionManagerRestarts = 0
-        if kind == .pipewire14 {
+        if kind.hasWirePlumber05 {
             for _ in 1...max(1, cycles / 2) {
                 try rig.server.restartWirePlumber()
                 sessionManagerRestarts += 1

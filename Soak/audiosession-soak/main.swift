@@ -8,7 +8,7 @@ import Foundation
 // `make soak`: the reliability runs of DESIGN §4 on every server stack, each against its own private
 // server and bridge, printed as a table (runs, failures, figures). Exits 1 when any run failed.
 //
-//   audiosession-soak [--cycles-scale F] [--only R1|R2|R3|R4|R5|R6|R7] [--stack pulseaudio|pipewire|pipewire-1.4]
+//   audiosession-soak [--cycles-scale F] [--only R1|R2|R3|R4|R5|R6|R7] [--stack pulseaudio|pipewire|pipewire-1.4|pipewire-1.6]
 
 extension SoundServerKind: ExpressibleByArgument {}
 

@@ -15,7 +15,7 @@ func corked(_ server: SoundServer, _ app: String) throws -> Bool? {
 @Suite("The example apps", .serialized)
 struct ExampleAppsTests {
     @Test("the music player is interrupted and resumed by a call, paused on unplug, and survives a bridge restart",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func musicPlayerAndCall(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -68,7 +68,7 @@ struct ExampleAppsTests {
 @Suite("The podcast player", .serialized)
 struct PodcastPlayerTests {
     @Test("a call pauses the podcast player through its own MPRIS player and resumes it; playerctl drives it",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func podcastPlayerAndCall(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -124,7 +124,7 @@ func recordingCorked(_ server: SoundServer, _ app: String) throws -> Bool? {
 @Suite("The call's recording", .serialized)
 struct CallRecordingTests {
     @Test("a muted microphone pauses the call's recording (builtInMicMuted) and unmuting resumes it",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func mutedMicrophone(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -147,7 +147,7 @@ struct CallRecordingTests {
     }
 
     @Test("with overrideMutedMicrophoneInterruption a muted microphone interrupts nothing",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func overriddenMute(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }

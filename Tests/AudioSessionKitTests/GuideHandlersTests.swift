@@ -70,7 +70,7 @@ final class GuidePlayer: @unchecked Sendable {
 @Suite("AudioSessionKit with the guide's handlers", .serialized)
 struct GuideHandlersTests {
     @Test("the guide's handlers receive interruptions, route changes and secondary-audio hints",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func guideHandlers(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -129,7 +129,7 @@ struct GuideHandlersTests {
     }
 
     @Test("typed async streams carry the same events, and errors come back with their codes",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func asyncStreamsAndErrors(kind: SoundServerKind) async throws {
         let server = try SoundServer(kind)
         defer { server.stop() }

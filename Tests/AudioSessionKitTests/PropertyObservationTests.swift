@@ -39,7 +39,7 @@ func take<Value>(_ iterator: inout AsyncStream<Value>.Iterator, until done: (Val
 /// preferred input, input gain) acting on the server.
 @Suite("Properties and their observation", .serialized)
 struct PropertyObservationTests {
-    @Test("inputs, preferred input and input gain act on the server and are observed", arguments: SoundServerKind.allCases)
+    @Test("inputs, preferred input and input gain act on the server and are observed", arguments: SoundServerKind.underTest)
     func inputsAndGain(kind: SoundServerKind) async throws {
         let bridged = try BridgedServer(kind)
         defer { bridged.stop() }
@@ -92,7 +92,7 @@ struct PropertyObservationTests {
         #expect(await take(&gains) { $0 == 0.5 }.last == 0.5)
     }
 
-    @Test("reads answer from the published values, even while the bridge cannot answer", arguments: SoundServerKind.allCases)
+    @Test("reads answer from the published values, even while the bridge cannot answer", arguments: SoundServerKind.underTest)
     func readsFromCache(kind: SoundServerKind) async throws {
         let server = try SoundServer(kind)
         defer { server.stop() }

@@ -11,7 +11,7 @@ import Testing
 @Suite("The apps people run: recognised by unit, script and desktop entry", .serialized)
 struct AppsYouRunTests {
     @Test("a GStreamer pipeline (pulsesink) in a unit whose desktop entry says Player is a media player: a call mutes it until it ends",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func gstreamerInPlayerUnit(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -35,7 +35,7 @@ struct AppsYouRunTests {
     }
 
     @Test("a Python program playing through libpulse is known by the script it runs: a call mutes it until it ends",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func pythonByScript(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -59,7 +59,7 @@ struct AppsYouRunTests {
     }
 
     @Test("an unknown binary in a unit whose desktop entry says Telephony is a call: mpv pauses, and plays when it ends",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func unknownBinaryInTelephonyUnit(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

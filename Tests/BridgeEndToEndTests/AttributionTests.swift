@@ -8,7 +8,7 @@ import Testing
 @Suite("Streams of programs an app launched", .serialized)
 struct AttributionTests {
     @Test("a softphone started from a music app's process is a call of its own; a helper naming the app joins it",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func childOfAnotherApp(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

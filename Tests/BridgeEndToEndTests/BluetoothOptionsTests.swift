@@ -11,7 +11,7 @@ import Testing
 @Suite("Bluetooth options against real servers", .serialized)
 struct BluetoothOptionsTests {
     @Test("allowBluetooth: a call that records switches the headset from A2DP to hands-free while it is active",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func allowBluetooth(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind, bluetoothHeadset: true)
         defer { scenario.stop() }
@@ -32,7 +32,7 @@ struct BluetoothOptionsTests {
     }
 
     @Test("allowBluetoothA2DP: a playAndRecord session that does not record from the headset switches it back to A2DP",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func allowBluetoothA2DP(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind, bluetoothHeadset: true)
         defer { scenario.stop() }
@@ -54,7 +54,7 @@ struct BluetoothOptionsTests {
         try scenario.waitUntil("the headset back in the user's \(userProfile)") { try server.headsetActiveProfile() == userProfile }
     }
 
-    @Test("a call on the headset whose device goes is interrupted with routeDisconnected", arguments: SoundServerKind.allCases)
+    @Test("a call on the headset whose device goes is interrupted with routeDisconnected", arguments: SoundServerKind.underTest)
     func callLosesItsHeadset(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind, bluetoothHeadset: true)
         defer { scenario.stop() }

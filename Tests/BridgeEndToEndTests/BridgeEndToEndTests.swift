@@ -9,7 +9,7 @@ import Testing
 @Suite("The bridge end to end", .serialized)
 struct BridgeEndToEndTests {
     @Test("1. a call interrupts playing music, which resumes only with notifyOthersOnDeactivation",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func callInterruptsMusic(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -38,7 +38,7 @@ struct BridgeEndToEndTests {
     }
 
     @Test("2. an ambient game leaves playing music alone; a soloAmbient game interrupts it",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func ambientAndSoloAmbientGames(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -62,7 +62,7 @@ struct BridgeEndToEndTests {
     }
 
     @Test("3. navigation ducks music to the duck level and restores exactly; a user's change is kept",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func navigationDucksMusic(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -93,7 +93,7 @@ struct BridgeEndToEndTests {
     }
 
     @Test("4. while a call is active, a non-mixable playback session's activation fails with InsufficientPriority",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func insufficientPriority(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -105,7 +105,7 @@ struct BridgeEndToEndTests {
         #expect(try musicApp.property(music.path, "IsActive") == .bool(false))
     }
 
-    @Test("5. deactivating a session whose stream still runs fails with IsBusy", arguments: SoundServerKind.allCases)
+    @Test("5. deactivating a session whose stream still runs fails with IsBusy", arguments: SoundServerKind.underTest)
     func isBusy(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -118,7 +118,7 @@ struct BridgeEndToEndTests {
     }
 
     @Test("6. headphones: unplug, plug, category change and a user's move give their route-change reasons",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func routeChanges(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

@@ -7,7 +7,7 @@ import Testing
 /// `audiosessionctl status`, `monitor` and `silent` through the built binary, and the desktop's lock.
 @Suite("audiosessionctl and the desktop", .serialized)
 struct ControlAndDesktopTests {
-    @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch", arguments: SoundServerKind.allCases)
+    @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch", arguments: SoundServerKind.underTest)
     func statusMonitorSilent(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -48,7 +48,7 @@ struct ControlAndDesktopTests {
     }
 
     @Test("locking through a stand-in ScreenSaver mutes an ambient session's stream, unlocking restores it; playback is untouched; a lock from a client that does not own the name is ignored",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func screenLock(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -93,7 +93,7 @@ struct ControlAndDesktopTests {
 
 @Suite("audiosessiond --headless", .serialized)
 struct HeadlessTests {
-    @Test("--headless --log json logs stream, device and route records for plain pacat clients, each valid JSON", arguments: SoundServerKind.allCases)
+    @Test("--headless --log json logs stream, device and route records for plain pacat clients, each valid JSON", arguments: SoundServerKind.underTest)
     func headlessJSONLog(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -140,7 +140,7 @@ struct HeadlessTests {
 }
 
 extension HeadlessTests {
-    @Test("--journald sends each record to the journal's socket with structured fields", arguments: SoundServerKind.allCases)
+    @Test("--journald sends each record to the journal's socket with structured fields", arguments: SoundServerKind.underTest)
     func journald(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -168,7 +168,7 @@ extension HeadlessTests {
 
     /// Started by systemd (`$JOURNAL_STREAM` names its standard output), the bridge logs to the journal
     /// natively and writes no text lines as well: each record reaches the journal once.
-    @Test("Under systemd the records go to the journal once", arguments: SoundServerKind.allCases)
+    @Test("Under systemd the records go to the journal once", arguments: SoundServerKind.underTest)
     func journalStream(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -279,7 +279,7 @@ struct LogindStandIn {
 @Suite("logind on the system bus", .serialized)
 struct LogindTests {
     @Test("LockedHint of the bridge's own login session silences ambient output, another session's does not; PrepareForSleep/wake gives wakeFromSleep",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func lockedHintAndSleep(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -313,7 +313,7 @@ struct LogindTests {
     static let startRows: [(String?, Bool)] = [(nil, true), ("1", true), ("2", false)]
 
     @Test("the lock of the bridge's own session is read at the start: $XDG_SESSION_ID's, else the user's display session",
-          arguments: SoundServerKind.allCases.flatMap { kind in startRows.map { (kind, $0.0, $0.1) } })
+          arguments: SoundServerKind.underTest.flatMap { kind in startRows.map { (kind, $0.0, $0.1) } })
     func lockedAtStart(kind: SoundServerKind, sessionID: String?, locked: Bool) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }

@@ -6,7 +6,7 @@ import Testing
 @Suite("audiosessionctl exec", .serialized)
 struct ExecTests {
     @Test("exec runs an unmodified pacat inside a session; its stream carries the token and joins it",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func execRunsPacatInASession(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -40,7 +40,7 @@ struct ExecTests {
 }
 
 extension ExecTests {
-    @Test("exec --policy starts the session from a shipped policy (default: soloAmbient)", arguments: SoundServerKind.allCases)
+    @Test("exec --policy starts the session from a shipped policy (default: soloAmbient)", arguments: SoundServerKind.underTest)
     func execWithPolicy(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -72,7 +72,7 @@ extension ExecTests {
     /// Native PipeWire clients read PIPEWIRE_PROPS, not PULSE_PROP; pipewire-pulse shows their node's
     /// properties, token included, to the bridge. (PulseAudio has no native PipeWire clients.)
     @Test("exec runs an unmodified pw-play inside a session; its node carries the token and joins it",
-          arguments: [SoundServerKind.pipewire, .pipewire14])
+          arguments: SoundServerKind.underTest([.pipewire, .pipewire14, .pipewire16]))
     func execRunsPwPlayInASession(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

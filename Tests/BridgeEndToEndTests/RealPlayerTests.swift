@@ -8,7 +8,7 @@ import Testing
 @Suite("An unmodified player: mpv with its MPRIS plugin", .serialized)
 struct RealPlayerTests {
     @Test("mpv is paused by a call, plays again after it, and is paused when its headphones go",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func mpvFollowsCallsAndUnplug(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -34,7 +34,7 @@ struct RealPlayerTests {
 
 extension RealPlayerTests {
     @Test("mpv as a native PipeWire client (--ao=pipewire) is governed as a media player: a call pauses it, and it plays after",
-          arguments: [SoundServerKind.pipewire, .pipewire14])
+          arguments: SoundServerKind.underTest([.pipewire, .pipewire14, .pipewire16]))
     func nativePipeWireMPV(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

@@ -34,7 +34,7 @@ struct RecordPermissionTests {
         try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", arguments, environment: scenario.server.environment)
     }
 
-    @Test("Allow: true, granted, the recording is not muted", arguments: SoundServerKind.allCases)
+    @Test("Allow: true, granted, the recording is not muted", arguments: SoundServerKind.underTest)
     func allow(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -50,7 +50,7 @@ struct RecordPermissionTests {
     }
 
     @Test("Deny: false, muted on the server, kept across a restart; permission grant unmutes at once",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func denyKeepGrant(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -86,7 +86,7 @@ struct RecordPermissionTests {
     }
 
     @Test("a closed notification leaves undetermined; an app that records unasked is asked; bad input",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func closedUnaskedAndBadInput(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

@@ -9,9 +9,10 @@ import Testing
 struct RoleBasedPolicyTests {
     static let userVolume: UInt32 = 50000
 
-    @Test("navigation is ducked by WirePlumber alone, a call mutes music until it ends, and the log names the policy")
-    func roleBasedPolicy() throws {
-        let server = try SoundServer(.pipewire14)
+    @Test("navigation is ducked by WirePlumber alone, a call mutes music until it ends, and the log names the policy",
+          arguments: SoundServerKind.underTest([.pipewire14, .pipewire16]))
+    func roleBasedPolicy(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
         defer { server.stop() }
         try server.startRoleBasedPolicy()
         let daemon = try BridgeDaemon(server: server)

@@ -9,7 +9,7 @@ import Testing
 @Suite("Route words against real servers", .serialized)
 struct RouteWordsTests {
     @Test("OverrideOutputAudioPort(speaker) moves a call from the headphones to the speaker, and none moves it back",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func speakerOverride(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -39,7 +39,7 @@ struct RouteWordsTests {
     }
 
     @Test("a restart of the sound server reaches a client as MediaServicesWereLost, then Reset; a call still interrupts",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func soundServerRestart(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -62,7 +62,7 @@ struct RouteWordsTests {
         #expect(app.interruptions(music.path).map(\.type) == ["began"])
     }
 
-    @Test("an AirPlay default takes a call only with allowAirPlay", arguments: SoundServerKind.allCases)
+    @Test("an AirPlay default takes a call only with allowAirPlay", arguments: SoundServerKind.underTest)
     func airPlayAdmission(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

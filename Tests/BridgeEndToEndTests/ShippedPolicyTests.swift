@@ -52,7 +52,7 @@ struct ShippedPolicyTests {
         return found
     }
 
-    @Test("every shipped policy governs its app with the session its file documents", arguments: SoundServerKind.allCases)
+    @Test("every shipped policy governs its app with the session its file documents", arguments: SoundServerKind.underTest)
     func everyPolicy(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -80,7 +80,7 @@ struct ShippedPolicyTests {
         }
     }
 
-    @Test("a game mixes with music, navigation ducks it, an alarm interrupts it, and a call interrupts it until it ends", arguments: SoundServerKind.allCases)
+    @Test("a game mixes with music, navigation ducks it, an alarm interrupts it, and a call interrupts it until it ends", arguments: SoundServerKind.underTest)
     func behavioursAgainstMusic(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

@@ -21,7 +21,7 @@ struct SoundNotPresenceTests {
         return (music, volume)
     }
 
-    @Test("a screen reader's open stream ducks music only while it speaks", arguments: SoundServerKind.allCases)
+    @Test("a screen reader's open stream ducks music only while it speaks", arguments: SoundServerKind.underTest)
     func screenReaderDucksWhileItSpeaks(kind: SoundServerKind) throws {
         let bridged = try BridgedServer(kind)
         defer { bridged.stop() }
@@ -47,7 +47,7 @@ struct SoundNotPresenceTests {
         #expect(!json.contains("source-output/"), "\(json)")
     }
 
-    @Test("a screen reader's stream that was open before the bridge started is watched too", arguments: SoundServerKind.allCases)
+    @Test("a screen reader's stream that was open before the bridge started is watched too", arguments: SoundServerKind.underTest)
     func streamOpenBeforeTheBridge(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -74,7 +74,7 @@ struct SoundNotPresenceTests {
 @Suite("speech-dispatcher speaking over music")
 struct SpeechDispatcherTests {
     @Test("music is ducked while speech-dispatcher speaks and back after the last word, its stream still open",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func duckedWhileSpeaking(kind: SoundServerKind) throws {
         let bridged = try BridgedServer(kind)
         defer { bridged.stop() }

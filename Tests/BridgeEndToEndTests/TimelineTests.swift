@@ -12,7 +12,7 @@ import Testing
 @Suite("The timeline of a scene", .serialized)
 struct TimelineTests {
     @Test("music, a navigation prompt ducking it, a call interrupting it and headphones unplugged, as lanes, spans, causes and a route mark",
-          arguments: [SoundServerKind.pulseaudio, .pipewire14])
+          arguments: SoundServerKind.underTest([.pulseaudio, .pipewire14, .pipewire16]))
     func scriptedScene(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

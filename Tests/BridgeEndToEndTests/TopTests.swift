@@ -25,7 +25,7 @@ struct TopTests {
     }
 
     @Test("a call interrupts music and the redraw that follows shows the music interrupted by the call; q ends it",
-          arguments: [SoundServerKind.pulseaudio, .pipewire14])
+          arguments: SoundServerKind.underTest([.pulseaudio, .pipewire14, .pipewire16]))
     func callInterruptsMusic(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }

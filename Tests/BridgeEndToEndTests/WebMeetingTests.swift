@@ -67,7 +67,7 @@ struct WebMeetingTests {
 
     /// Chromium plays as "Chromium" and records as "Chromium input", from one audio process.
     @Test("a web meeting in Chromium pauses mpv, and mpv plays again when the meeting's page closes",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func chromiumMeeting(kind: SoundServerKind) throws {
         try meeting(kind, "Chromium", isBrowser: { $0.app.hasPrefix("Chromium") }) { server, page in
             try server.spawn("chromium", [
@@ -80,7 +80,7 @@ struct WebMeetingTests {
 
     /// Firefox names its capture and its far end alike.
     @Test("a web meeting in headless Firefox ESR pauses mpv, and mpv plays again when the meeting's page closes",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func firefoxMeeting(kind: SoundServerKind) throws {
         try meeting(kind, "Firefox", isBrowser: { $0.app.lowercased().contains("firefox") }) { server, page in
             let profile = server.root + "/firefox"
@@ -101,7 +101,7 @@ struct WebMeetingTests {
 /// player, and nothing is left muted after.
 @Suite("A page's audio in Chromium")
 struct BrowserAudioTests {
-    @Test("a softphone call pauses a page's audio in Chromium, and nothing is left muted after", arguments: SoundServerKind.allCases)
+    @Test("a softphone call pauses a page's audio in Chromium, and nothing is left muted after", arguments: SoundServerKind.underTest)
     func callPausesPageAudio(kind: SoundServerKind) throws {
         let bridged = try BridgedServer(kind)
         defer { bridged.stop() }

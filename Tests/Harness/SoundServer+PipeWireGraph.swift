@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// PipeWire's own view of the graph, read with `pw-dump` (the system's, or the private 1.4 prefix's), and
+/// PipeWire's own view of the graph, read with `pw-dump` (the system's, or the stack's private prefix's), and
 /// WirePlumber restarted under a running server.
 extension SoundServer {
     /// Every object `pw-dump` reports (PipeWire only).
     public func pipeWireObjects() throws -> [[String: Any]] {
         guard kind != .pulseaudio else { throw HarnessError("pw-dump needs a PipeWire server") }
-        var executable = "pw-dump"
+        var command = (executable: "pw-dump", leading: [String]())
         var toolEnvironment = environment
-        if kind == .pipewire14 {
-            let modern = try ModernPipeWire.installed()
-            executable = modern.executable("pw-dump")
+        if let release = kind.privateRelease {
+            let modern = try ModernPipeWire.installed(release)
+            command = modern.command("pw-dump")
             toolEnvironment.merge(modern.environment) { $1 }
         }
-        let (status, output) = try TestProcess.run(executable, [], environment: toolEnvironment)
+        let (status, output) = try TestProcess.run(command.executable, command.leading, environment: toolEnvironment)
         guard status == 0, let objects = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] else {
             throw HarnessError("pw-dump failed: \(output.prefix(500))")
         }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// WirePlumber 0.5's role-based linking policy on the private PipeWire 1.4 stack: media-role sinks made
+/// WirePlumber 0.5's role-based linking policy on the private PipeWire 1.4 and 1.6 stacks: media-role sinks made
 /// with `pw-loopback`, as a user's configuration would, and WirePlumber's own duck read back with
 /// `pw-dump`.
 extension SoundServer {
@@ -21,9 +21,9 @@ extension SoundServer {
                                                    priority: 30, lowerPriorityAction: "cork")
     }
 
-    /// Starts the role sinks (PipeWire 1.4 only) and waits until pipewire-pulse shows them.
+    /// Starts the role sinks (WirePlumber 0.5: PipeWire 1.4 and 1.6) and waits until pipewire-pulse shows them.
     public func startRoleBasedPolicy(_ sinks: [RoleSink] = [.multimedia, .navigation, .communication]) throws {
-        guard kind == .pipewire14 else { throw HarnessError("the role-based policy is WirePlumber 0.5's") }
+        guard kind.hasWirePlumber05 else { throw HarnessError("the role-based policy is WirePlumber 0.5's") }
         for sink in sinks {
             let roles = sink.roles.map { "\"\($0)\"" }.joined(separator: " ")
             let capture = """

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// Which sound server a test runs against: the three stacks of DESIGN §4.
+/// Which sound server a test runs against: the four stacks of DESIGN §4.
 public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// PulseAudio 16.1 (Debian 12).
     case pulseaudio
@@ -10,7 +10,36 @@ public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvert
     /// PipeWire 1.4.2 with WirePlumber 0.5.8 and pipewire-pulse, from bookworm-backports, unpacked into
     /// a private prefix by `make test` (``ModernPipeWire``).
     case pipewire14 = "pipewire-1.4"
+    /// PipeWire 1.6.9 with WirePlumber 0.5.18 and pipewire-pulse, from sid (what Fedora, Arch and the
+    /// next Ubuntu run), unpacked into a private prefix with sid's C library by `make test`.
+    case pipewire16 = "pipewire-1.6"
     public var description: String { rawValue }
+
+    /// The stacks the tests run on: every stack, or those `AUDIOSESSION_STACKS` names (a comma-separated
+    /// list of the names above, e.g. `pipewire,pipewire-1.6`), for running one suite on one stack.
+    public static var underTest: [SoundServerKind] {
+        guard let names = ProcessInfo.processInfo.environment["AUDIOSESSION_STACKS"], !names.isEmpty else { return allCases }
+        let chosen = names.split(separator: ",").compactMap { SoundServerKind(rawValue: String($0).trimmingCharacters(in: .whitespaces)) }
+        return chosen.isEmpty ? allCases : chosen
+    }
+
+    /// The stacks of this list the tests run on (``underTest``), in the list's order.
+    public static func underTest(_ kinds: [SoundServerKind]) -> [SoundServerKind] {
+        let chosen = underTest
+        return kinds.filter(chosen.contains)
+    }
+
+    /// The private prefix of a newer PipeWire, or nil for the system's servers.
+    public var privateRelease: ModernPipeWire.Release? {
+        switch self {
+        case .pulseaudio, .pipewire: nil
+        case .pipewire14: .v1_4
+        case .pipewire16: .v1_6
+        }
+    }
+
+    /// Whether the stack's session manager is WirePlumber 0.5 (its settings, its role-based policy).
+    public var hasWirePlumber05: Bool { privateRelease != nil }
 
     /// The server name `pactl info` and the bridge's `ServerName` report for this stack.
     public var serverName: String {
@@ -18,6 +47,7 @@ public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvert
         case .pulseaudio: "pulseaudio"
         case .pipewire: "PulseAudio (on PipeWire 0.3.65)"
         case .pipewire14: "PulseAudio (on PipeWire 1.4.2)"
+        case .pipewire16: "PulseAudio (on PipeWire 1.6.9)"
         }
     }
 }
@@ -104,7 +134,7 @@ public final class SoundServer: @unchecked Sendable {
             if bluetoothHeadset { try startBluetoothStandIn() }
             switch kind {
             case .pulseaudio: try startPulseAudio()
-            case .pipewire, .pipewire14: try startPipeWire()
+            case .pipewire, .pipewire14, .pipewire16: try startPipeWire()
             }
             try waitUntilAnswering()
             if bluetoothHeadset { try waitForHeadsetCard() }
@@ -179,13 +209,15 @@ public final class SoundServer: @unchecked Sendable {
         ], extraEnvironment: bluetoothEnvironment)
     }
 
-    /// Starts one of PipeWire's programs: the system's, or those of the private 1.4 prefix with the
+    /// Starts one of PipeWire's programs: the system's, or those of the stack's private prefix with the
     /// prefix's libraries, plugins, modules and configuration.
     public func spawnPipeWire(_ program: String, _ arguments: [String] = []) throws -> TestProcess {
         let bluetooth = program == "wireplumber" ? bluetoothEnvironment : [:]
-        guard kind == .pipewire14 else { return try spawn(program, arguments, extraEnvironment: bluetooth) }
-        let modern = try ModernPipeWire.installed()
-        return try spawn(modern.executable(program), arguments, extraEnvironment: modern.environment.merging(bluetooth) { $1 })
+        guard let release = kind.privateRelease else { return try spawn(program, arguments, extraEnvironment: bluetooth) }
+        let modern = try ModernPipeWire.installed(release)
+        let command = modern.command(program)
+        return try spawn(command.executable, command.leading + arguments,
+                         extraEnvironment: modern.environment.merging(bluetooth) { $1 })
     }
 
     private func startPipeWire() throws {
@@ -245,7 +277,7 @@ public final class SoundServer: @unchecked Sendable {
         case .pulseaudio:
             try? FileManager.default.removeItem(atPath: runtimeDirectory + "/pulse/native")
             try startPulseAudio()
-        case .pipewire, .pipewire14:
+        case .pipewire, .pipewire14, .pipewire16:
             pulseServer = try spawnPipeWire("pipewire-pulse")
             try waitUntilAnswering()
             try setUpPipeWireDevices()
@@ -282,11 +314,11 @@ public final class SoundServer: @unchecked Sendable {
         let module = try pactl(["load-module", "module-null-sink", "sink_name=\(name)",
                                 "sink_properties=\(Self.propertyList(description, properties))"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if kind == .pipewire14 { try configurePorts(ofSink: name) }
+        if kind.hasWirePlumber05 { try configurePorts(ofSink: name) }
         return module
     }
 
-    /// PipeWire 1.4 ignores volume and mute on a null sink whose ports were never configured (a real
+    /// PipeWire 1.4 and later ignore volume and mute on a null sink whose ports were never configured (a real
     /// device's are), so a simulated device plays a few milliseconds of silence first, as a sound card
     /// that has run once. The short stream has no role, matches no policy, and is not a child of the
     /// test process (whose sessions would otherwise take it in by ancestry).
@@ -311,7 +343,7 @@ public final class SoundServer: @unchecked Sendable {
         case .pulseaudio:
             ["load-module", "module-remap-source", "master=source_bed.monitor", "source_name=\(name)",
              "source_properties=\(list)"]
-        case .pipewire, .pipewire14:
+        case .pipewire, .pipewire14, .pipewire16:
             ["load-module", "module-null-sink", "sink_name=\(name)", "media.class=Audio/Source/Virtual",
              "sink_properties=\(list)"]
         }

@@ -11,7 +11,7 @@ import Testing
 @Suite("First moves sent ahead, on real servers", .serialized)
 struct FirstMovesShellTests {
     @Test("a call's first moves go out before the engine's step for it, once each, and the music is muted",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func sentAhead(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind, engine: PolicyEngine(policies: DefaultPolicies.set))
         defer { bridge.stop() }
@@ -55,7 +55,7 @@ struct FirstMovesShellTests {
         #expect(bridge.engine.userLevels(of: music)?.mute == false, "the bridge's mute is not taken for the user's")
     }
     @Test("the bridge's stop is not held behind a call's first moves: it undoes them at once",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func stopDuringHeadStart(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind, engine: PolicyEngine(policies: DefaultPolicies.set))
         defer { bridge.stop() }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("The libpulse wrapper, on a real server", .serialized)
 struct PulseContextTests {
-    @Test("the subscription is a typed change stream", arguments: SoundServerKind.allCases)
+    @Test("the subscription is a typed change stream", arguments: SoundServerKind.underTest)
     func subscriptionAsStream(kind: SoundServerKind) async throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -39,7 +39,7 @@ struct PulseContextTests {
     }
 
     @Test("a stream query that names its keys reads only those properties; without, it reads them all",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func streamQueryReadsNamedKeys(kind: SoundServerKind) async throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -110,7 +110,7 @@ struct PulseContextTests {
     }
 
     @Test("a request a disconnected context never answers lets go of its completion and the context it holds",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func unansweredRequestOnDisconnect(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -133,7 +133,7 @@ struct PulseContextTests {
     }
 
     @Test("a request outstanding when the server dies lets go of its completion and the context it holds",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func unansweredRequestOnServerDeath(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }

@@ -10,7 +10,7 @@ import Testing
 /// The sound-server side against real PulseAudio 16 and pipewire-pulse servers.
 @Suite("The sound-server side, on real servers", .serialized)
 struct ServerAdapterTests {
-    @Test("each stack is the server it is named for", arguments: SoundServerKind.allCases)
+    @Test("each stack is the server it is named for", arguments: SoundServerKind.underTest)
     func eachStackIsTheNamedServer(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
@@ -18,7 +18,7 @@ struct ServerAdapterTests {
         #expect(name == "Server Name: \(kind.serverName)")
     }
 
-    @Test("devices appear and vanish with the right port types", arguments: SoundServerKind.allCases)
+    @Test("devices appear and vanish with the right port types", arguments: SoundServerKind.underTest)
     func devicesAppearAndVanish(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
@@ -51,7 +51,7 @@ struct ServerAdapterTests {
     }
 
     @Test("a stream's mute and volume, set through the backend, read back from the server",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func muteAndVolumeThroughTheBackend(kind: SoundServerKind) throws {
         let (bridge, _, id) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
@@ -71,7 +71,7 @@ struct ServerAdapterTests {
         }
     }
 
-    @Test("after a fade down and back, the volume equals the original exactly", arguments: SoundServerKind.allCases)
+    @Test("after a fade down and back, the volume equals the original exactly", arguments: SoundServerKind.underTest)
     func fadeDownAndBackIsExact(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
@@ -97,7 +97,7 @@ struct ServerAdapterTests {
         #expect(try bridge.server.reportedStream(index: id.index)?.mute == false)
     }
 
-    @Test("default-device changes and user moves are seen as such", arguments: SoundServerKind.allCases)
+    @Test("default-device changes and user moves are seen as such", arguments: SoundServerKind.underTest)
     func defaultChangesAndUserMoves(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
@@ -138,7 +138,7 @@ struct ServerAdapterTests {
     }
 
     @Test("while change queries are held, a stream's change reaches the engine only once they are released",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func heldChangeQueries(kind: SoundServerKind) throws {
         let (bridge, _, player) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
@@ -159,7 +159,7 @@ struct ServerAdapterTests {
     }
 
     @Test("a pulse client's process is the app's on every stack, not pipewire-pulse's, and its streams take it from there",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func pulseClientProcess(kind: SoundServerKind) throws {
         let (bridge, player, id) = try bridgeWithPlayer(kind)
         defer { bridge.stop() }
@@ -173,7 +173,7 @@ struct ServerAdapterTests {
         #expect(stream?.chain.first == player.pid)
     }
 
-    @Test("killing the server gives lost; restarting it gives reset", arguments: SoundServerKind.allCases)
+    @Test("killing the server gives lost; restarting it gives reset", arguments: SoundServerKind.underTest)
     func serverLossAndReset(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
@@ -228,7 +228,7 @@ struct ServerAdapterTests {
     }
 
     @Test("fifty add/remove cycles of a device with 20 live streams leave the cache equal to a fresh introspection",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func cacheSurvivesChurn(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }

@@ -9,7 +9,7 @@ import Testing
 @Suite("Level commands in numbered places, on a real server", .serialized)
 struct SlotCommandTests {
     @Test("each answer comes to the handler with its place's number, a refusal with an error; every place taken sends nothing",
-          arguments: SoundServerKind.allCases)
+          arguments: SoundServerKind.underTest)
     func answersByNumber(kind: SoundServerKind) throws {
         let server = try SoundServer(kind)
         defer { server.stop() }
