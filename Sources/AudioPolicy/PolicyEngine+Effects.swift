@@ -158,16 +158,14 @@ extension PolicyEngine {
     }
 
     mutating func setMute(_ stream: inout TrackedStream, _ mute: Bool, why: String) {
-        stream.applied.mute = mute
-        stream.expectedMutes.append(mute)
+        stream.muteRecord.send(mute)
         stream.touched = true
         stream.bridgeSet.note(mute: mute, user: stream.user.mute)
         emit(.setStreamMute(stream.info.id, mute, why: why))
     }
 
     mutating func setVolume(_ stream: inout TrackedStream, _ volume: ChannelVolumes, why: String) {
-        stream.applied.volume = volume
-        stream.expectedVolumes.append(volume)
+        stream.volumeRecord.send(volume)
         stream.touched = true
         stream.bridgeSet.note(volume: volume, user: stream.user.volume)
         emit(.setStreamVolume(stream.info.id, volume, why: why))
@@ -258,58 +256,55 @@ extension PolicyEngine {
 
     // MARK: What the server reports back
 
-    /// Takes a stream's reported levels: ours landing, stale, or the user's own change. A change
-    /// reported by a question older than the bridge's last command (`precedingCommand`), while that
-    /// command's level is still awaited, was made before it: it moves the user's level under the
-    /// effects, which stay, instead of overriding them.
-    mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels, precedingCommand: Bool = false) {
+    /// Takes a stream's reported levels, volume and mute alike, as ``LevelRecord/absorb(_:queryPrecedesCommand:answersMayPrecedeCommands:)``
+    /// tells them apart by order: ours landing, stale, the user's before the bridge's command (it moves
+    /// the user's level under the effects, which stay), the user's after it (it overrides them), or a
+    /// command of the bridge's carried out after a level taken for an override (the level came first:
+    /// the effects it lifted stand on it again). The server's memory of the app is told apart first.
+    mutating func absorbReportedLevels(_ id: StreamID, _ reported: StreamLevels, precedingCommand: Bool = false,
+                                       answersMayPrecedeCommands: Bool = false) {
         let remembered = absorbServerMemory(id, reported)
         guard var stream = streams[id] else { return }
-        var userChanged = false
-        var baseChanged = false
-        var staleCommandLanded = false
-        if let index = stream.expectedVolumes.firstIndex(of: reported.volume) {
-            stream.expectedVolumes.removeFirst(index + 1)
-        } else if let index = stream.lateVolumes.firstIndex(of: reported.volume) {
-            stream.lateVolumes.removeFirst(index + 1)
-            stream.applied.volume = reported.volume
-            staleCommandLanded = true
-        } else if reported.volume != stream.applied.volume
-            && !(reported.volume == stream.confirmed.volume && !stream.expectedVolumes.isEmpty)
-        {
+        let volume = stream.volumeRecord.absorb(reported.volume, queryPrecedesCommand: precedingCommand,
+                                                answersMayPrecedeCommands: answersMayPrecedeCommands)
+        let mute = stream.muteRecord.absorb(reported.mute, queryPrecedesCommand: precedingCommand,
+                                            answersMayPrecedeCommands: answersMayPrecedeCommands)
+        switch volume {
+        case .usersBeforeOurCommand: stream.user.volume = reported.volume
+        case .usersAfterOurCommand:
             stream.user.volume = reported.volume
-            if precedingCommand && !stream.expectedVolumes.isEmpty {
-                baseChanged = true
-            } else {
-                stream.applied.volume = reported.volume
-                stream.lateVolumes = stream.expectedVolumes
-                stream.expectedVolumes = []
-                stream.overriddenDucks.formUnion(stream.duckCauses.keys)
-                stream.duckCauses = [:]
-                if stream.fade?.muteThenSet == nil { stream.fade = nil }
-                userChanged = true
+            stream.liftedAtOverride.ducks = stream.duckCauses
+            stream.overriddenDucks.formUnion(stream.duckCauses.keys)
+            stream.duckCauses = [:]
+            if stream.fade?.muteThenSet == nil { stream.fade = nil }
+        case .ourCommandAfterUsers:
+            for (cause, level) in stream.liftedAtOverride.ducks where stream.overriddenDucks.remove(cause) != nil {
+                stream.duckCauses[cause] = level
             }
+            stream.liftedAtOverride.ducks = [:]
+        case .ours, .stale: break
         }
-        if let index = stream.expectedMutes.firstIndex(of: reported.mute) {
-            stream.expectedMutes.removeFirst(index + 1)
-        } else if reported.mute != stream.applied.mute
-            && !(reported.mute == stream.confirmed.mute && !stream.expectedMutes.isEmpty)
-        {
+        switch mute {
+        case .usersBeforeOurCommand: stream.user.mute = reported.mute
+        case .usersAfterOurCommand:
             stream.user.mute = reported.mute
-            if precedingCommand && !stream.expectedMutes.isEmpty {
-                baseChanged = true
-            } else {
-                stream.applied.mute = reported.mute
-                stream.expectedMutes = []
-                if !reported.mute {
-                    stream.overriddenMutes.formUnion(stream.muteCauses)
-                    stream.muteCauses = []
-                    stream.fade = nil
-                }
-                userChanged = true
+            if !reported.mute {
+                stream.liftedAtOverride.mutes = stream.muteCauses
+                stream.overriddenMutes.formUnion(stream.muteCauses)
+                stream.muteCauses = []
+                stream.fade = nil
             }
+        case .ourCommandAfterUsers:
+            for cause in stream.liftedAtOverride.mutes where stream.overriddenMutes.remove(cause) != nil {
+                stream.muteCauses.insert(cause)
+            }
+            stream.liftedAtOverride.mutes = []
+        case .ours, .stale: break
         }
-        stream.confirmed = reported
+        let reports = [volume, mute]
+        let userChanged = reports.contains(.usersAfterOurCommand)
+        let baseChanged = reports.contains(.usersBeforeOurCommand)
+        let orderFoundLate = reports.contains(.ourCommandAfterUsers)
         if userChanged || baseChanged, var entry = stream.journaled {
             entry.original = stream.user
             entry.applied = stream.target
@@ -323,8 +318,9 @@ extension PolicyEngine {
         } else if baseChanged {
             reconcile(id, fade: fadeLeft,
                       why: "the user changed the stream's levels just before the bridge's command; its effects stand on the new level")
-        } else if staleCommandLanded {
-            reconcile(id, fade: .zero, why: "a volume the bridge had sent landed after the user's change; the user's level stands")
+        } else if orderFoundLate {
+            reconcile(id, fade: .zero,
+                      why: "a command the bridge had sent landed after the user's change, so the change came first; the effects stand on the user's level")
         } else if remembered {
             reconcile(id, fade: .zero, why: Self.serverMemoryReason)
         }

@@ -268,13 +268,13 @@ extension PolicyEngine {
             switch move {
             case .setStreamMute(let id, let mute, _):
                 guard var stream = streams.removeValue(forKey: id) else { continue }
-                stream.expectedMutes.append(mute)
+                stream.muteRecord.expected.append(mute)
                 stream.bridgeSet.note(mute: mute, user: stream.user.mute)
                 if stream.applied.mute != mute { setMute(&stream, stream.applied.mute, why: why) }
                 streams[id] = stream
             case .setStreamVolume(let id, let volume, _):
                 guard var stream = streams.removeValue(forKey: id) else { continue }
-                stream.expectedVolumes.append(volume)
+                stream.volumeRecord.expected.append(volume)
                 stream.bridgeSet.note(volume: volume, user: stream.user.volume)
                 if stream.applied.volume != volume { setVolume(&stream, stream.applied.volume, why: why) }
                 streams[id] = stream

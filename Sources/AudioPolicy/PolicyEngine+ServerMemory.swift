@@ -65,22 +65,18 @@ extension PolicyEngine {
             streams[id]?.serverMemory = nil
             return false
         }
-        let volumeUnasked = reported.volume != stream.applied.volume && !stream.expectedVolumes.contains(reported.volume)
-        let muteUnasked = reported.mute != stream.applied.mute && !stream.expectedMutes.contains(reported.mute)
+        let volumeUnasked = reported.volume != stream.applied.volume && !stream.volumeRecord.expected.contains(reported.volume)
+        let muteUnasked = reported.mute != stream.applied.mute && !stream.muteRecord.expected.contains(reported.mute)
         let volumeRemembered = volumeUnasked && memory.bridgeSet.holds(volume: reported.volume, userVolume: stream.user.volume)
         let muteRemembered = muteUnasked && memory.bridgeSet.holds(mute: reported.mute, userMute: stream.user.mute)
         guard volumeRemembered || muteRemembered else { return false }
         // The memory overwrote whatever was under way: start again from what the server has now.
         if volumeRemembered {
-            stream.applied.volume = reported.volume
-            stream.confirmed.volume = reported.volume
-            stream.expectedVolumes = []
+            stream.volumeRecord.restart(at: reported.volume)
             stream.fade = nil
         }
         if muteRemembered {
-            stream.applied.mute = reported.mute
-            stream.confirmed.mute = reported.mute
-            stream.expectedMutes = []
+            stream.muteRecord.restart(at: reported.mute)
         }
         streams[id] = stream
         return true

@@ -125,7 +125,8 @@ extension PolicyEngine {
         {
             join(info.id, sessionID)
         }
-        absorbReportedLevels(info.id, info.levels, precedingCommand: info.levelsPrecedeLastCommand)
+        absorbReportedLevels(info.id, info.levels, precedingCommand: info.levelsPrecedeLastCommand,
+                             answersMayPrecedeCommands: info.answersMayPrecedeCommands)
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
             return
         }
@@ -208,11 +209,9 @@ extension PolicyEngine {
         }
         switch action {
         case .setStreamMute(let id, let mute, _):
-            if let index = streams[id]?.expectedMutes.firstIndex(of: mute) { streams[id]?.expectedMutes.remove(at: index) }
+            streams[id]?.muteRecord.refused(mute)
         case .setStreamVolume(let id, let volume, _):
-            if let index = streams[id]?.expectedVolumes.firstIndex(of: volume) {
-                streams[id]?.expectedVolumes.remove(at: index)
-            }
+            streams[id]?.volumeRecord.refused(volume)
         case .moveStream(let id, let device, _):
             // Not expected any more, so the next reason to move it there asks again.
             if streams[id]?.expectedMove?.device == device { streams[id]?.expectedMove = nil }

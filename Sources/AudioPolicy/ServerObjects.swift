@@ -144,6 +144,10 @@ public struct StreamInfo: Hashable, Sendable {
     /// went out. They are then older than that command, which the server has carried out since: a
     /// change among them was made before the bridge's command, not over it.
     public var levelsPrecedeLastCommand = false
+    /// Whether the server may answer a query before it has carried out a level command sent earlier on
+    /// the same connection (pipewire-pulse applies a volume or mute to the node a loop turn later;
+    /// PulseAudio carries out each command before it reads the next).
+    public var answersMayPrecedeCommands = false
 
     public init(
         id: StreamID, app: AppIdentity, role: String? = nil, token: String? = nil, processChain: [Int32] = [],

@@ -40,18 +40,29 @@ struct TrackedStream: Hashable, Sendable {
     var session: SessionID?
     /// The levels the user chose: what the bridge restores.
     var user: StreamLevels
+    /// The stream's volume and mute against the server's reports: what the bridge asked for, what was
+    /// reported, what is awaited (``LevelRecord``).
+    var volumeRecord: LevelRecord<ChannelVolumes>
+    var muteRecord: LevelRecord<Bool>
     /// The levels the bridge has asked for last (equal to `user` when it has asked for nothing).
-    var applied: StreamLevels
-    /// Levels asked for that the server has not reported back yet.
-    var expectedVolumes: [ChannelVolumes] = []
-    /// Volumes the bridge had sent, still unreported, when the user's own change was reported: the
-    /// server may apply them after the user's (the user's change was made first, its report came
-    /// first). One of them reported back is the bridge's stale command, not a second choice of the
-    /// user's, and the user's level is put back.
-    var lateVolumes: [ChannelVolumes] = []
-    var expectedMutes: [Bool] = []
+    var applied: StreamLevels {
+        get { StreamLevels(volume: volumeRecord.applied, mute: muteRecord.applied) }
+        set {
+            volumeRecord.applied = newValue.volume
+            muteRecord.applied = newValue.mute
+        }
+    }
     /// The last volume and mute the server reported.
-    var confirmed: StreamLevels
+    var confirmed: StreamLevels { StreamLevels(volume: volumeRecord.confirmed, mute: muteRecord.confirmed) }
+    /// Causes the bridge lifted when a level was reported from a query sent after commands still in
+    /// flight, whose order against those commands only a later report can tell
+    /// (``LevelRecord/inFlightAtOverride``): put back if one of the commands is reported after it.
+    var liftedAtOverride = LiftedCauses()
+
+    struct LiftedCauses: Hashable, Sendable {
+        var mutes: Set<MuteCause> = []
+        var ducks: [DuckCause: Double] = [:]
+    }
     var fade: Fade?
     var muteCauses: Set<MuteCause> = []
     var duckCauses: [DuckCause: Double] = [:]
@@ -91,8 +102,8 @@ struct TrackedStream: Hashable, Sendable {
         self.info = info
         self.session = session
         user = info.levels
-        applied = info.levels
-        confirmed = info.levels
+        volumeRecord = LevelRecord(info.levels.volume)
+        muteRecord = LevelRecord(info.levels.mute)
     }
 
     /// Whether the bridge watches the stream's sound (its policy ends effects after silence), and
@@ -133,5 +144,5 @@ struct TrackedStream: Hashable, Sendable {
     var hasEffectInForce: Bool { applied != user || fade != nil }
 
     /// Whether a mute or volume the bridge sent is still to be reported back by the server.
-    var awaitsReport: Bool { !expectedMutes.isEmpty || !expectedVolumes.isEmpty }
+    var awaitsReport: Bool { muteRecord.awaitsReport || volumeRecord.awaitsReport }
 }

@@ -205,8 +205,11 @@ struct ShutdownTests {
 
 extension DuckingTests {
     /// A duck whose first step went out with its report held, and the user's report of 0x8000 made
-    /// before it (the server applied the step over the change); `precedingCommand` as the shell marks it.
-    func duckOverAUsersChange(precedingCommand: Bool) -> (Scene, stream: StreamID, navigation: SessionID) {
+    /// before it (the server applied the step over the change); `precedingCommand` and
+    /// `answersMayPrecedeCommands` as the shell marks them.
+    func duckOverAUsersChange(precedingCommand: Bool, answersMayPrecedeCommands: Bool = false)
+        -> (Scene, stream: StreamID, navigation: SessionID)
+    {
         var (scene, _, stream, navigation) = musicAndNavigation()
         scene.holdReports = true
         scene.setActive(navigation, true)  // the fade's first step goes out; its report waits
@@ -214,6 +217,7 @@ extension DuckingTests {
         var userReport = scene.serverStreams[stream]!
         userReport.volume = ChannelVolumes(channels: 2, value: 0x8000)
         userReport.levelsPrecedeLastCommand = precedingCommand
+        userReport.answersMayPrecedeCommands = answersMayPrecedeCommands
         scene.send(.streamChanged(userReport))
         scene.deliverReports()
         scene.holdReports = false
@@ -222,11 +226,13 @@ extension DuckingTests {
         return (scene, stream, navigation)
     }
 
-    @Test("a step of the bridge's that lands after the user's change does not become the user's level")
-    func staleStepAfterUserChange() {
-        // The answer does not say the change came first: it is taken as made over the duck.
-        var (scene, stream, navigation) = duckOverAUsersChange(precedingCommand: false)
-        #expect(scene.volume(stream) == 0x8000, "the user's level is put back on the server")
+    @Test("on pipewire-pulse, a step of the bridge's reported after the user's change shows the change came first: the duck stands on it")
+    func stepReportedAfterUserChange() {
+        // The answer to a query sent after the step shows the user's level: on pipewire-pulse, which may
+        // answer before it carries out the step, that alone cannot say which came first. The step
+        // reported after it can: the server carried it out after the change.
+        var (scene, stream, navigation) = duckOverAUsersChange(precedingCommand: false, answersMayPrecedeCommands: true)
+        #expect(scene.volume(stream) == UInt32(Double(0x8000) * 0.2), "ducked from the user's new level")
         #expect(scene.engine.userLevels(of: stream)?.volume.values == [0x8000, 0x8000])
         scene.setActive(navigation, false)
         scene.settle()
@@ -243,6 +249,43 @@ extension DuckingTests {
         scene.setActive(navigation, false)
         scene.settle()
         #expect(scene.volume(stream) == 0x8000)
+        #expect(scene.journal.isEmpty)
+    }
+}
+
+extension DuckingTests {
+    @Test("the user's unmute reported before the silent switch's mute lands: on pipewire-pulse the mute stands on it, on PulseAudio the unmute overrides it",
+          arguments: [true, false])
+    func unmuteJustBeforeAMute(answersMayPrecedeCommands: Bool) {
+        var scene = Scene()
+        let game = scene.createSession("game")
+        scene.setCategory(game, .ambient)
+        let effects = scene.startStream("game", in: game)
+        scene.holdReports = true
+        scene.send(.silentMode(true))  // the mute goes out; its report waits
+        #expect(scene.isMuted(effects))
+        // The user's unmute, from a query sent after the mute: its answer does not show the mute.
+        var userReport = scene.serverStreams[effects]!
+        userReport.mute = false
+        userReport.answersMayPrecedeCommands = answersMayPrecedeCommands
+        scene.send(.streamChanged(userReport))
+        scene.holdReports = false
+        if answersMayPrecedeCommands {
+            scene.deliverReports()  // pipewire-pulse carries the mute out after the unmute, and reports it
+        } else {
+            // On PulseAudio an answer to a query sent after the mute reflects it: the unmute came after
+            // the mute, which is never reported again. The server is where the user put it.
+            scene.heldReports = []
+            scene.serverStreams[effects]!.mute = false
+        }
+        scene.settle()
+        // pipewire-pulse: the unmute came first, and the silent switch stands. PulseAudio: the unmute
+        // overrides the switch until it is turned off.
+        #expect(scene.isMuted(effects) == answersMayPrecedeCommands)
+        #expect(scene.engine.userLevels(of: effects)?.mute == false)
+        scene.send(.silentMode(false))
+        scene.settle()
+        #expect(!scene.isMuted(effects), "the user's own level after the switch")
         #expect(scene.journal.isEmpty)
     }
 }

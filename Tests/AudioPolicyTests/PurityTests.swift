@@ -9,10 +9,19 @@ struct PurityTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources")
 
+    /// Every Swift file of the target, in every folder below it, by its path inside the target.
     static func sources(of target: String) throws -> [(name: String, text: String)] {
         let folder = sourceRoot.appendingPathComponent(target)
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-            .sorted().map { ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
+        let paths = try #require(FileManager.default.subpathsOfDirectory(atPath: folder.path) as [String]?)
+        return try paths.filter { $0.hasSuffix(".swift") }.sorted()
+            .map { ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    @Test("the files of the engine's folders are read, not only its top folder")
+    func readsEveryFolder() throws {
+        let files = try Self.sources(of: "AudioPolicy").map(\.name)
+        #expect(files.contains { $0.hasPrefix("PolicyFiles/") }, "\(files)")
+        #expect(files.contains("PolicyEngine.swift"))
     }
 
     @Test("AudioPolicy and AudioSessionModel import only each other", arguments: ["AudioPolicy", "AudioSessionModel"])

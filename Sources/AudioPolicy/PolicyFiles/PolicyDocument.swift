@@ -226,15 +226,15 @@ public struct PolicyDocument: Hashable, Sendable {
 
 /// The policies in force, built from policy files in precedence order.
 public enum PolicyLibrary {
-    /// Reads every file (name → text, already resolved along the search path); returns the set and
+    /// Parses every file (name → text, already read along the search path); returns the set and
     /// every file's error. A set is returned only when no file has an error.
     public static func load(_ files: [(file: String, name: String, text: String)]) -> (PolicySet?, [PolicyFileError]) {
-        let (documents, errors) = read(files)
+        let (documents, errors) = parse(files)
         return assemble(documents, errors)
     }
 
-    /// Reads each file on its own: the documents that are good, and the errors of the others.
-    public static func read(_ files: [(file: String, name: String, text: String)]) -> ([PolicyDocument], [PolicyFileError]) {
+    /// Parses each file on its own: the documents that are good, and the errors of the others.
+    public static func parse(_ files: [(file: String, name: String, text: String)]) -> ([PolicyDocument], [PolicyFileError]) {
         var documents: [PolicyDocument] = []
         var errors: [PolicyFileError] = []
         for file in files {

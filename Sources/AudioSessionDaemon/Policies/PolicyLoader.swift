@@ -58,7 +58,7 @@ public struct PolicyLoader: Sendable {
     public func load() -> (set: PolicySet?, policyByFile: [(file: String, policy: String)], errors: [PolicyFileError]) {
         let found = files()
         guard !found.isEmpty else { return (nil, [], []) }
-        let (documents, readErrors) = PolicyLibrary.read(found)
+        let (documents, readErrors) = PolicyLibrary.parse(found)
         let (set, errors) = PolicyLibrary.assemble(documents, readErrors)
         return (set, documents.map { ($0.file, $0.policy.name) }, errors)
     }

@@ -114,6 +114,7 @@ extension ServerAdapter {
         let process = process(of: stream)
         var info = ServerTranslation.stream(stream, app: app(of: stream, process: process), process: process)
         info.levelsPrecedeLastCommand = order.commandFollowed(facility, stream.index, askedAt: askedAt)
+        info.answersMayPrecedeCommands = isPipeWire
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
 
