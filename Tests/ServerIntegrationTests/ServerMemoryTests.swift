@@ -31,7 +31,7 @@ struct ServerMemoryTests {
         try player.start()
         try server.pactl(["set-sink-input-volume", "\(try player.stream().index)", "\(Self.userVolume)"])
         try player.waitForUserLevels("the user's volume to land")
-        try waitUntil("the server's memory of the user's volume") { try remembered(server)?.matchesUser == true }
+        try waitUntil("the server's memory of the user's volume (\(Self.stateFiles(server)))") { try remembered(server)?.matchesUser == true }
 
         let call = try server.play(app: "softphone", role: "phone")
         try waitUntil("the call to mute the player") { try player.stream().mute }
@@ -123,7 +123,7 @@ struct ServerMemoryTests {
         let first = try player.stream().index
         try server.pactl(["set-sink-input-volume", "\(first)", "\(Self.userVolume)"])
         try player.waitForUserLevels("the user's volume to land")
-        try waitUntil("the server's memory of the user's volume") { try remembered(server)?.matchesUser == true }
+        try waitUntil("the server's memory of the user's volume (\(Self.stateFiles(server)))") { try remembered(server)?.matchesUser == true }
 
         let call = try server.play(app: "softphone", role: "phone")
         try waitUntil("the call to mute the player") { try server.reportedStream(index: first)?.mute == true }
@@ -162,10 +162,20 @@ struct ServerMemoryTests {
         }
     }
 
+    /// WirePlumber's saved state files, for a failure message; empty on PulseAudio.
+    static func stateFiles(_ server: SoundServer) -> String {
+        let folder = server.root + "/state/wireplumber"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.sorted().map { "\($0): \((try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) ?? "")" }
+            .joined(separator: "; ")
+    }
+
     /// 73 %, as a client sets it.
     static let clientVolume: UInt32 = 47_841
 
-    /// What the server remembers for the player (`media.role=music`), read from the server's own record.
+    /// What the server remembers for the player (`media.role=music`), read from the server's own record:
+    /// by its role, but on WirePlumber 0.5.15 and later (PipeWire 1.6's stack), which keeps per-role
+    /// levels only for notifications, by its application name.
     func remembered(_ server: SoundServer) throws -> RememberedLevels? {
         switch server.kind {
         case .pulseaudio:
@@ -174,8 +184,11 @@ struct ServerMemoryTests {
             return try reader.restoreEntries().first { $0.name == "sink-input-by-media-role:music" }.map {
                 RememberedLevels(mute: $0.mute, volumes: $0.volume.map { pow(Double($0) / 65536, 3) })
             }
-        case .pipewire, .pipewire14, .pipewire16:
+        case .pipewire, .pipewire14:
             return RememberedLevels.wirePlumberState(in: server.root + "/state/wireplumber", key: "Output/Audio:media.role:Music")
+        case .pipewire16:
+            return RememberedLevels.wirePlumberState(in: server.root + "/state/wireplumber",
+                                                     key: "Output/Audio:application.name:\(Player.name)")
         }
     }
 }
