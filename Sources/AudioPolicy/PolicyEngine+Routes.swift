@@ -9,7 +9,7 @@ extension PolicyEngine {
         serverVersion = version
         let changed = defaultDeviceName[.output] != defaultOutput || defaultDeviceName[.input] != defaultInput
         if let from = device(named: defaultDeviceName[.output])?.id, let to = device(named: defaultOutput)?.id, from != to {
-            defaultOutputChange = (from, to, now + .seconds(1))
+            defaultOutputChange = (from, to, now + settings.defaultOutputFollowWindow)
         }
         defaultDeviceName[.output] = defaultOutput
         defaultDeviceName[.input] = defaultInput

@@ -22,6 +22,11 @@ public struct EngineSettings: Hashable, Sendable {
     /// memory of the bridge's levels to it (WirePlumber restores a stream's levels a moment after
     /// pipewire-pulse first reports it).
     public var serverMemoryWindow: Duration = .seconds(1)
+    /// After the default output changes, a stream the server moves from the old default to the new one
+    /// within this window is the server following the default (not the user moving it): a policy that
+    /// does not follow route changes has it moved back. The server reports the moves one stream at a
+    /// time after the default, and says nothing of why.
+    public var defaultOutputFollowWindow: Duration = .seconds(1)
     /// With more streams than this the engine decides no first moves ahead: deciding costs a few
     /// simulated steps on a copy of every stream (tens of milliseconds and megabytes at a thousand),
     /// and at that many streams the server, not the engine, sets the pace of a call's mutes.
