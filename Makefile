@@ -99,8 +99,9 @@ check: deps-build
 # The server suites ROUNDS times on every stack (STACKS=pipewire,pipewire-1.6 for some; FILTER= for one
 # suite) while every core is kept busy; prints each test's failures per stack.
 ROUNDS ?= 3
-stress: deps-test
+stress: deps-test programs
 	$(SWIFT) build --build-tests
+	scripts/make-manuals.sh .build/debug .build/dist-debug
 	ROUNDS=$(ROUNDS) scripts/stress.sh $(SWIFT)
 
 # The API reference of AudioSessionKit and MediaPlayerKit as a static DocC site; it fails on a DocC
