@@ -102,7 +102,7 @@ ROUNDS ?= 3
 stress: deps-test programs
 	$(SWIFT) build --build-tests
 	scripts/make-manuals.sh .build/debug .build/dist-debug
-	ROUNDS=$(ROUNDS) scripts/stress.sh $(SWIFT)
+	ROUNDS=$(ROUNDS) CHECK_SUITES='$(CHECK_SUITES)' scripts/stress.sh $(SWIFT)
 
 # The API reference of AudioSessionKit and MediaPlayerKit as a static DocC site; it fails on a DocC
 # warning and on a public symbol of the kits without a /// comment.

@@ -4,7 +4,8 @@
 # busy, then a table of each failing test's failures per stack. A test that fails here fails at its
 # cause (DESIGN.md §3, "Order, not timing"): find it, never lengthen a wait.
 #
-#   scripts/stress.sh [SWIFT]     ROUNDS (default 3), STACKS (default: all four, comma-separated, as
+#   make stress                   (runs scripts/stress.sh SWIFT with CHECK_SUITES set)
+#                                 ROUNDS (default 3), STACKS (default: all four, comma-separated, as
 #                                 AUDIOSESSION_STACKS names them), FILTER (a swift test --filter, to
 #                                 stress one suite), LOAD=0 (no load generator)
 #
@@ -18,8 +19,9 @@ out=.build/stress
 mkdir -p "$out"
 rm -f "$out"/round-*.log "$out"/failures.tsv
 
-# The tests that need no server, which make check runs; the rest are the server suites.
-pure='AudioPolicyTests|AudioSessionModelTests|EventTimelineTests|TopViewTests|DocumentationTests|AudioSessionIPCTests'
+# The tests that need no server, which make check runs (the Makefile's CHECK_SUITES); the rest are the
+# server suites.
+pure=${CHECK_SUITES:?"CHECK_SUITES is unset: run make stress"}
 selection=(--skip "$pure")
 [ -n "${FILTER:-}" ] && selection=(--filter "$FILTER")
 

@@ -23,8 +23,8 @@ enum LevelReport: Hashable, Sendable {
 
 /// One level of a stream as the bridge keeps it against the server's reports: what it asked for last,
 /// what the server reported last, which of its commands are still to be reported, and which were in
-/// flight when someone else's level was reported. Volume and mute are the same kind of record
-///; the user's own level lives beside them.
+/// flight when someone else's level was reported. Volume and mute are the same kind of record; the
+/// user's own level lives beside them.
 struct LevelRecord<Value: Hashable & Sendable>: Hashable, Sendable {
     /// What the bridge asked for last (the user's level when it has asked for nothing).
     var applied: Value
@@ -36,7 +36,7 @@ struct LevelRecord<Value: Hashable & Sendable>: Hashable, Sendable {
     /// from a query sent after them. On PulseAudio such a level came after them (the server answers in
     /// order); on pipewire-pulse a query can be answered before an earlier command is carried out. One
     /// of them reported later shows that the server carried it out after that level: the level came
-    /// first (``LevelReport/usersBeforeOurCommand``).
+    /// first (``LevelReport/ourCommandAfterUsers``).
     var inFlightAtOverride: [Value] = []
 
     init(_ level: Value) {

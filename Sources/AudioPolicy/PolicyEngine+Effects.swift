@@ -281,7 +281,6 @@ extension PolicyEngine {
             for (cause, level) in stream.liftedAtOverride.ducks where stream.overriddenDucks.remove(cause) != nil {
                 stream.duckCauses[cause] = level
             }
-            stream.liftedAtOverride.ducks = [:]
         case .ours, .stale: break
         }
         switch mute {
@@ -298,13 +297,14 @@ extension PolicyEngine {
             for cause in stream.liftedAtOverride.mutes where stream.overriddenMutes.remove(cause) != nil {
                 stream.muteCauses.insert(cause)
             }
-            stream.liftedAtOverride.mutes = []
         case .ours, .stale: break
         }
-        let reports = [volume, mute]
-        let userChanged = reports.contains(.usersAfterOurCommand)
-        let baseChanged = reports.contains(.usersBeforeOurCommand)
-        let orderFoundLate = reports.contains(.ourCommandAfterUsers)
+        // What an override lifted is kept only while a command it may have preceded is still in flight.
+        if stream.volumeRecord.inFlightAtOverride.isEmpty { stream.liftedAtOverride.ducks = [:] }
+        if stream.muteRecord.inFlightAtOverride.isEmpty { stream.liftedAtOverride.mutes = [] }
+        let userChanged = volume == .usersAfterOurCommand || mute == .usersAfterOurCommand
+        let baseChanged = volume == .usersBeforeOurCommand || mute == .usersBeforeOurCommand
+        let orderFoundLate = volume == .ourCommandAfterUsers || mute == .ourCommandAfterUsers
         if userChanged || baseChanged, var entry = stream.journaled {
             entry.original = stream.user
             entry.applied = stream.target

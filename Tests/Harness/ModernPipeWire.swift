@@ -22,7 +22,7 @@ public struct ModernPipeWire: Sendable {
     public let libraries: String
 
     /// The prefix `make test` prepared; throws with what to run when it is missing.
-    public static func installed(_ release: Release = .v1_4) throws -> ModernPipeWire {
+    public static func installed(_ release: Release) throws -> ModernPipeWire {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
         let variable = release == .v1_4 ? "AUDIOSESSION_PIPEWIRE_PREFIX" : "AUDIOSESSION_PIPEWIRE_1_6_PREFIX"

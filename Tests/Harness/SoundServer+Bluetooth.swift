@@ -33,18 +33,18 @@ extension SoundServer {
         bluetoothEnvironment["LD_PRELOAD"] = library
 
         let config = root + "/config/wireplumber"
-        switch kind {
-        case .pulseaudio: break
-        case .pipewire:
+        switch (kind, kind.privateRelease) {
+        case (.pulseaudio, _): break
+        case (_, nil):
             try FileManager.default.createDirectory(atPath: config + "/bluetooth.lua.d", withIntermediateDirectories: true)
             try "bluez_monitor.properties[\"with-logind\"] = false\n"
                 .write(toFile: config + "/bluetooth.lua.d/51-standin.lua", atomically: true, encoding: .utf8)
-        case .pipewire14, .pipewire16:
+        case (_, let release?):
             try FileManager.default.createDirectory(atPath: config + "/wireplumber.conf.d", withIntermediateDirectories: true)
             try "wireplumber.profiles = { main = { monitor.bluez.seat-monitoring = disabled } }\n"
                 .write(toFile: config + "/wireplumber.conf.d/51-standin.conf", atomically: true, encoding: .utf8)
             // WIREPLUMBER_CONFIG_DIR replaces WirePlumber 0.5's search path: this folder first, then the prefix's.
-            bluetoothEnvironment["WIREPLUMBER_CONFIG_DIR"] = config + ":" + (try ModernPipeWire.installed(kind.privateRelease ?? .v1_4)).prefix + "/usr/share/wireplumber"
+            bluetoothEnvironment["WIREPLUMBER_CONFIG_DIR"] = config + ":" + (try ModernPipeWire.installed(release)).prefix + "/usr/share/wireplumber"
         }
 
         bluezStandIn = try spawn("/usr/bin/python3", [Self.toolsFolder + "/bluez-standin/bluez_standin.py"],

@@ -19,8 +19,13 @@ public enum SoundServerKind: String, CaseIterable, Sendable, CustomStringConvert
     /// list of the names above, e.g. `pipewire,pipewire-1.6`), for running one suite on one stack.
     public static var underTest: [SoundServerKind] {
         guard let names = ProcessInfo.processInfo.environment["AUDIOSESSION_STACKS"], !names.isEmpty else { return allCases }
-        let chosen = names.split(separator: ",").compactMap { SoundServerKind(rawValue: String($0).trimmingCharacters(in: .whitespaces)) }
-        return chosen.isEmpty ? allCases : chosen
+        return names.split(separator: ",").map { name in
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let kind = SoundServerKind(rawValue: trimmed) else {
+                fatalError("AUDIOSESSION_STACKS names an unknown stack '\(trimmed)'; the stacks are \(allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return kind
+        }
     }
 
     /// The stacks of this list the tests run on (``underTest``), in the list's order.
