@@ -13,7 +13,8 @@ public final class BridgeCore: @unchecked Sendable {
 
     public let loop: PulseLoop
     public let adapter: ServerAdapter
-    public private(set) var engine: PolicyEngine
+    /// The engine, as the last step left it.
+    public var engine: PolicyEngine { schedule.engine }
     private var eventObservers: [(PolicyEvent) -> Void] = []
     private var journalWriters: [(PolicyAction) -> Void] = []
     private var actionObservers: [(PolicyAction) -> Void] = []
@@ -27,12 +28,12 @@ public final class BridgeCore: @unchecked Sendable {
     public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine(), sharedMemory: Bool = true,
                 sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) {
         self.loop = loop
-        self.engine = engine
+        schedule = StepSchedule(engine: engine)
         adapter = ServerAdapter(loop: loop, server: server, sharedMemory: sharedMemory, sharedMemoryDelay: sharedMemoryDelay)
         adapter.onEvent = { [unowned self] event in self.send(event) }
     }
 
-    /// Sees every event before the engine handles it.
+    /// Sees every event as the engine steps it, before any of the step's actions is carried out.
     public func observeEvents(_ observer: @escaping (PolicyEvent) -> Void) { eventObservers.append(observer) }
     /// Writes the journal: sees every journal action (``PolicyAction/isJournal``) before the server
     /// commands that follow it leave, and before the action observers see it.
@@ -43,7 +44,7 @@ public final class BridgeCore: @unchecked Sendable {
     public func observeSettled(_ observer: @escaping (PolicyEvent) -> Void) { settledObservers.append(observer) }
 
     /// The sessions the engine wrote since the last call; on the loop thread.
-    public func takeTouchedSessions() -> Set<SessionID> { engine.takeTouchedSessions() }
+    public func takeTouchedSessions() -> Set<SessionID> { schedule.takeTouchedSessions() }
 
     /// Connects to the server; on the loop thread.
     public func start() { adapter.start() }
@@ -52,8 +53,7 @@ public final class BridgeCore: @unchecked Sendable {
     public func stop() {
         releaseHeldActions()
         releaseTimer.cancelForever()
-        aheadStepTimer.cancelForever()
-        firstMovesTimer.cancelForever()
+        scheduleTimer.cancelForever()
         tickTimer.cancelForever()
         adapter.stop()
     }
@@ -63,25 +63,6 @@ public final class BridgeCore: @unchecked Sendable {
     /// writable, a poll turn later, and a timer already due would run before that turn.
     public static let bookkeepingDelay: Duration = .milliseconds(1)
 
-    /// How long a stream that started with first moves waits for its full step, and every event after it
-    /// with it: the time the server takes to carry out the moves at ten streams and announce them. Run
-    /// at once, the step and its bookkeeping took the processor from the server and from those who hear
-    /// the change (on two cores, some 100 µs on each call, a tenth of it at one stream).
-    public static let headStartOfFirstMoves: Duration = .milliseconds(3)
-
-    /// How long the bridge waits after its last event before it decides the first moves again: deciding
-    /// costs some ten engine steps (a made-up stream of each trigger kind on a copy of the engine), which
-    /// a burst of events (a fade's steps and their reports, a user dragging a slider) would pay on every
-    /// event, while a call comes to a bridge that has been quiet.
-    public static let quietBeforeDecidingAhead: Duration = .milliseconds(20)
-
-    /// How long the bridge, quiet, waits at most to be ready to decide the whole table
-    /// (``PolicyEngine/isReadyToDecideAhead``: its fades over, its commands reported back, no paused
-    /// stream waiting to start with its own first moves) before it decides anyway: a report that never
-    /// matches what the bridge sent, or a stream an app keeps paused, must not keep it from deciding
-    /// ahead for good.
-    public static let longestWaitToSettle: Duration = .milliseconds(500)
-
     /// The time on the monotonic clock, as the engine counts it.
     public static func now() -> EngineTime {
         var spec = timespec()
@@ -89,41 +70,23 @@ public final class BridgeCore: @unchecked Sendable {
         return EngineTime(nanoseconds: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
     }
 
-    private var queued: [PolicyEvent] = []
+    /// When each event is stepped, and when the engine decides ahead; the engine lives in it.
+    private var schedule: StepSchedule
     private var handling = false
     /// The bus's share of the steps whose server commands have not left yet, in order.
     private var heldActions: [PolicyAction] = []
     /// Fires once libpulse has had its turn to send the commands: pa_mainloop runs deferred work (the
     /// stream's writes) before due timers.
     private lazy var releaseTimer = PulseTimer(loop: loop) { [unowned self] in self.releaseHeldActions() }
-    /// Whether the observers are still to hear of the first moves sent ahead (``sentAhead``): they hear
-    /// on the loop's next turn (``releaseTimer``), as with the bus's share of a step, or before the
-    /// stream's step if that comes first.
-    private var firstMovesUntold = false
-    /// The first moves sent ahead of a new stream's step, and when, until that step runs.
-    private var sentAhead: (stream: StreamID, moves: [PolicyAction], at: EngineTime)?
-    /// Runs a new stream's step, and the events held behind it, ``headStartOfFirstMoves`` after the
-    /// first moves sent ahead of it.
-    private lazy var aheadStepTimer = PulseTimer(loop: loop) { [unowned self] in self.handleQueued() }
-    /// Decides the first moves again once the bridge has been quiet for ``quietBeforeDecidingAhead``
-    /// since ``lastStepAt`` and is ready to (``PolicyEngine/isReadyToDecideAhead``), or has waited
-    /// ``longestWaitToSettle``: armed once per quiet period, not restarted on every event. It decides a
-    /// trigger kind per loop turn (``PolicyEngine/prepareNextFirstMoves()``), so that the server's
-    /// reports and a call's start are read between them; a step in between starts the table over.
-    private lazy var firstMovesTimer: PulseTimer = PulseTimer(loop: loop) { [unowned self] in
-        let quietFor = Self.now().since(self.lastStepAt)
-        guard quietFor >= Self.quietBeforeDecidingAhead else {
-            return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead - quietFor)
-        }
-        guard !self.engine.firstMovesAreReady else { return }
-        guard self.engine.isReadyToDecideAhead || quietFor >= Self.longestWaitToSettle else {
-            return self.firstMovesTimer.arm(after: Self.quietBeforeDecidingAhead)
-        }
-        // One trigger kind per loop turn: an event read meanwhile waits for one simulated step.
-        if !self.engine.prepareNextFirstMoves() { self.firstMovesTimer.arm(after: .zero) }
+    /// First moves sent ahead that the observers have not heard of yet: they hear on the loop's next
+    /// turn (``releaseTimer``), as with the bus's share of a step, or before the next step if that
+    /// comes first.
+    private var untoldFirstMoves: [PolicyAction] = []
+    /// Fires at the schedule's next deadline (``StepSchedule/nextDeadline``).
+    private lazy var scheduleTimer = PulseTimer(loop: loop) { [unowned self] in
+        self.schedule.wake(at: Self.now())
+        self.handleQueued()
     }
-    /// When the last burst of steps ended.
-    private var lastStepAt = EngineTime.zero
 
     /// Tells the observers of the first moves sent ahead, then carries out the held actions: replies
     /// first (a caller waits on each), then the rest in order.
@@ -158,19 +121,13 @@ public final class BridgeCore: @unchecked Sendable {
     /// signals) is held until libpulse has sent those commands, on the loop's next turns: the ear hears
     /// the commands, libdbus would write at once, and a signal is cheap to send a moment later.
     ///
-    /// A stream that starts with first moves the engine decided ahead (``PolicyEngine/firstMoves(for:)``)
-    /// has them sent at once, journal first; its full step, and every event that comes meanwhile but the
-    /// bridge's stop, waits ``headStartOfFirstMoves``; so do the adapter's questions about changed
-    /// objects (``ServerAdapter/holdsChangeQueries``), which the server would otherwise answer while it
-    /// carries out the moves and announces them. What the step does again is not sent twice, and what it
-    /// does not take is put right.
+    /// The schedule (``StepSchedule``) says when each event is stepped: a stream that starts with
+    /// first moves decided ahead has them sent at once, journal first, and its step waits for their
+    /// head start; so do the adapter's questions about changed objects
+    /// (``ServerAdapter/holdsChangeQueries``), which the server would otherwise answer while it carries
+    /// out the moves and announces them.
     public func send(_ event: PolicyEvent) {
-        queued.append(event)
-        // Events wait while the first moves sent ahead have their head start; the bridge's stop does not.
-        if sentAhead != nil {
-            guard case .shutdown = event else { return }
-            aheadStepTimer.disarm()
-        }
+        schedule.receive(event)
         handleQueued()
     }
 
@@ -178,97 +135,52 @@ public final class BridgeCore: @unchecked Sendable {
         guard !handling else { return }
         handling = true
         defer { handling = false }
-        while let next = queued.first {
-            // The event stays queued behind its first moves until its step runs.
-            if sendFirstMoves(of: next) {
-                aheadStepTimer.arm(after: Self.headStartOfFirstMoves)
-                return
+        var holding = schedule.holdsForFirstMoves
+        while let work = schedule.next(at: Self.now()) {
+            switch work {
+            case .sendAhead(let moves): sendAhead(moves)
+            case .stepped(let event, let actions):
+                // The step of the stream whose first moves were sent ahead ends their hold.
+                if holding && !schedule.holdsForFirstMoves { adapter.holdsChangeQueries = false }
+                carryOut(step: event, actions)
             }
-            queued.removeFirst()
-            step(next)
-            followPausedTriggers(after: next)
+            holding = schedule.holdsForFirstMoves
         }
-        lastStepAt = Self.now()
-        firstMovesTimer.armIfIdle(after: Self.quietBeforeDecidingAhead)
+        if let deadline = schedule.nextDeadline { scheduleTimer.arm(after: deadline.since(Self.now())) } else { scheduleTimer.disarm() }
     }
 
-    /// Paused streams that may start with first moves (``PolicyEngine/mayStartWithFirstMoves(_:)``).
-    private var pausedTriggers: Set<StreamID> = []
-
-    /// While a paused stream may start with first moves (every new stream on PipeWire is reported
-    /// paused, then playing, maybe in the same read), its own are decided after every step, not only
-    /// once the bridge is quiet: the stream may start with the next event. Only its own: the whole
-    /// table costs a simulated step for every trigger kind of the loaded policies (about ten shipped),
-    /// and an event that starts the stream, read behind this one, would wait for all of them.
-    private func followPausedTriggers(after event: PolicyEvent) {
-        if let id = Self.startingStream(event), engine.mayStartWithFirstMoves(id) { pausedTriggers.insert(id) }
-        guard !pausedTriggers.isEmpty else { return }
-        // Any step may have started, ended or changed one of them (its session activated by another).
-        pausedTriggers = pausedTriggers.filter { engine.mayStartWithFirstMoves($0) }
-        if !pausedTriggers.isEmpty && !engine.firstMovesAreCurrent { engine.prepareFirstMoves(forStarting: pausedTriggers) }
-    }
-
-    /// Sends the first moves decided ahead for a stream that starts, if there are any; true when it did.
-    /// Their journal entries and commands leave first, all of them; the observers hear of them after
-    /// (``firstMovesUntold``).
-    private func sendFirstMoves(of event: PolicyEvent) -> Bool {
-        guard sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event),
-            !moves.isEmpty
-        else { return false }
-        let now = Self.now()
+    /// Sends a starting stream's first moves, journal entries first as the engine ordered them; the
+    /// observers hear of them after (``untoldFirstMoves``).
+    private func sendAhead(_ moves: [PolicyAction]) {
         moves.forEach(carryOutEffect)
-        sentAhead = (stream, moves, now)
-        firstMovesUntold = true
+        untoldFirstMoves = moves
         releaseTimer.arm(after: .zero)
         adapter.holdsChangeQueries = true
-        return true
     }
 
     /// The observers hear of the first moves sent ahead, if they have not yet.
     private func tellFirstMoves() {
-        guard firstMovesUntold, let moves = sentAhead?.moves else { return }
-        firstMovesUntold = false
+        let moves = untoldFirstMoves
+        untoldFirstMoves = []
         moves.forEach(tellObservers)
     }
 
-    /// The stream an event may start.
-    private static func startingStream(_ event: PolicyEvent) -> StreamID? {
-        switch event {
-        case .streamAppeared(let info), .streamChanged(let info): info.id
-        case .streamSounding(let id): id
-        default: nil
-        }
-    }
-
-    private func step(_ event: PolicyEvent) {
+    /// Carries out a step's actions: the journal and server commands at once, the rest held for the
+    /// loop's next turn when commands left.
+    private func carryOut(step event: PolicyEvent, _ actions: [PolicyAction]) {
         tellFirstMoves()
         for observer in eventObservers { observer(event) }
         if case .serverLost = event { soundWatch.forgetAll() }
-        var ahead: [PolicyAction] = []
-        var now = Self.now()
-        if let sent = sentAhead, Self.startingStream(event) == sent.stream {
-            // The event is handled as of its arrival, so the fade it started keeps its pace.
-            (ahead, now) = (sent.moves, sent.at)
-            sentAhead = nil
-            adapter.holdsChangeQueries = false
-        }
         var commandsSent = false
-        for action in engine.handle(event, at: now) {
+        for action in actions {
             switch action {
             case .scheduleTick(let at): tickTimer.arm(after: at.since(Self.now()))
             case _ where action.isJournal || action.isServerCommand:
-                if let index = ahead.firstIndex(where: { PolicyEngine.isSameMove($0, action) }) {
-                    ahead.remove(at: index)  // sent ahead already
-                    continue
-                }
                 commandsSent = commandsSent || action.isServerCommand
                 carryOut(action)
-                continue
-            default: break
+            default: heldActions.append(action)
             }
-            heldActions.append(action)
         }
-        if !ahead.isEmpty { queued.append(.firstMovesNotTaken(ahead)) }
         if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
         for observer in settledObservers { observer(event) }
     }
