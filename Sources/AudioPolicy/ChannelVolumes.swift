@@ -12,6 +12,15 @@ public struct ChannelVolumes: Hashable, Sendable, CustomStringConvertible {
     /// Every channel at the same raw value.
     public init(channels: Int, value: UInt32) { values = Array(repeating: value, count: channels) }
 
+    /// Whether `volume` lies on the way from this volume to `other`, on every channel, ends included:
+    /// where a fade between them may have stopped.
+    public func spans(_ volume: ChannelVolumes, to other: ChannelVolumes) -> Bool {
+        guard volume.values.count == values.count, other.values.count == values.count else { return false }
+        return values.indices.allSatisfy {
+            (Swift.min(values[$0], other.values[$0])...Swift.max(values[$0], other.values[$0])).contains(volume.values[$0])
+        }
+    }
+
     /// Every channel scaled by `factor` (0…1), rounded down.
     public func scaled(by factor: Double) -> ChannelVolumes {
         let clamped = min(1, max(0, factor))

@@ -93,6 +93,15 @@ struct BridgeSetLevels: Hashable, Sendable {
     private(set) var volumes: [ChannelVolumes] = []
     /// Whether the bridge muted the stream while the user had it unmuted.
     private(set) var muted = false
+    /// A fade an earlier run of the bridge started and may have left at any step (it stopped without
+    /// undoing it, and its journal says only where the fade began and where it was going).
+    private(set) var unfinishedFade: UnfinishedFade?
+
+    /// Where a fade began and where it was going.
+    struct UnfinishedFade: Hashable, Sendable {
+        var from: ChannelVolumes
+        var to: ChannelVolumes
+    }
 
     /// How many volumes are kept: a server that misses the last changes remembers one a step or two before.
     static let kept = 4
@@ -105,6 +114,11 @@ struct BridgeSetLevels: Hashable, Sendable {
         if volumes.count > Self.kept { volumes.removeFirst() }
     }
 
+    /// Notes a fade from `from` to `to` that an earlier run left at a step unknown.
+    mutating func note(unfinishedFadeFrom from: ChannelVolumes, to: ChannelVolumes) {
+        unfinishedFade = from == to ? nil : UnfinishedFade(from: from, to: to)
+    }
+
     /// Notes a mute the bridge sets.
     mutating func note(mute: Bool, user: Bool) {
         if mute && !user { muted = true }
@@ -112,7 +126,7 @@ struct BridgeSetLevels: Hashable, Sendable {
 
     /// Whether `volume`, which is not the user's, is one the bridge set.
     func holds(volume: ChannelVolumes, userVolume: ChannelVolumes) -> Bool {
-        volume != userVolume && volumes.contains(volume)
+        volume != userVolume && (volumes.contains(volume) || unfinishedFade.map { $0.from.spans(volume, to: $0.to) } == true)
     }
 
     /// Whether `mute`, which is not the user's, is the bridge's mute.

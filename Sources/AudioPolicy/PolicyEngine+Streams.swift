@@ -58,6 +58,9 @@ extension PolicyEngine {
             streamChanged(info)
             return
         }
+        // Its levels come with the next report: taken now, a zero volume would stand for the user's.
+        if info.levelsNotYetKnown, streamsAwaitingLevels.insert(info.id).inserted { return }
+        streamsAwaitingLevels.remove(info.id)
         let sessionID = attribute(info, chosen: choice)
         streams[info.id] = TrackedStream(info: info, session: sessionID)
         if info.id.direction == .output && !info.corked { playingOutputCount += 1 }
@@ -162,6 +165,7 @@ extension PolicyEngine {
     }
 
     mutating func streamVanished(_ id: StreamID) {
+        streamsAwaitingLevels.remove(id)
         guard let stream = streams[id] else { return }
         if stream.soundMonitored { emit(.stopWatchingSound(id)) }
         if let sessionID = stream.session { leave(id, sessionID) }

@@ -67,6 +67,9 @@ public struct PolicyEngine: Sendable {
     /// The user's levels of streams the bridge changed that have ended, with what the bridge had set on
     /// them, by the server's memory key: what the app's next stream is owed.
     var owedLevels: [String: OwedLevels] = [:]
+    /// New streams announced before their levels were known (``StreamInfo/levelsNotYetKnown``): each
+    /// is taken in at its next report.
+    var streamsAwaitingLevels: Set<StreamID> = []
     var deviceByName: [String: DeviceID] = [:]
     /// The record permissions the user decided, by app id.
     public internal(set) var recordPermissions: [String: RecordPermission] = [:]
@@ -176,6 +179,7 @@ public struct PolicyEngine: Sendable {
         case .firstMovesNotTaken(let moves): firstMovesNotTaken(moves)
         case .serverLost: serverLost()
         case .serverReset: serverReset()
+        case .journalLeftovers(let entries): takeLeftovers(entries)
         case .silentMode(let on):
             silentMode = on
             refreshSilencedSessions()

@@ -88,6 +88,9 @@ public enum PolicyEvent: Hashable, Sendable {
     case firstMovesNotTaken([PolicyAction])
     /// The server is back and everything was read again (after the appeared events).
     case serverReset
+    /// What the journal of an earlier run still holds, once the server has been read: the engine
+    /// puts each stream back and repairs the server's memory (``PolicyEngine/takeLeftovers(_:)``).
+    case journalLeftovers([JournalEntry])
 
     // The desktop.
     case silentMode(Bool)

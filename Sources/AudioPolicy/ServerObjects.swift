@@ -148,6 +148,10 @@ public struct StreamInfo: Hashable, Sendable {
     /// the same connection (pipewire-pulse applies a volume or mute to the node a loop turn later;
     /// PulseAudio carries out each command before it reads the next).
     public var answersMayPrecedeCommands = false
+    /// Whether the server announced the stream before it knew the stream's levels: pipewire-pulse
+    /// reports a new stream at zero volume first, and its levels (WirePlumber's memory, the app's own)
+    /// in the next report. The engine takes the stream from that next report on.
+    public var levelsNotYetKnown = false
 
     public init(
         id: StreamID, app: AppIdentity, role: String? = nil, token: String? = nil, processChain: [Int32] = [],

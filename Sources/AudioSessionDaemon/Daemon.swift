@@ -194,7 +194,7 @@ public final class Daemon: @unchecked Sendable {
         guard !recovered else { return }
         recovered = true
         guard !journal.leftovers.isEmpty else { return }
-        core.adapter.recover(journal.leftovers)
+        core.send(.journalLeftovers(journal.leftovers))
         core.adapter.afterPendingCommands { [unowned self] in journal.forgetLeftovers() }
     }
 

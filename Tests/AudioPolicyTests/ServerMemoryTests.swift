@@ -84,6 +84,88 @@ struct ServerMemoryTests {
         #expect(scene.engine.streams[next]?.user.volume.values == [0xC000, 0xC000])
     }
 
+    /// pipewire-pulse announces a new stream at zero volume before it knows the node's levels, and gives
+    /// them in its next report. Each row: the level the next report carries.
+    @Test("a stream announced before its levels are known is taken in at its next report, at that report's levels",
+          arguments: [UInt32(0xC000), 0x8000, 0])
+    func levelsNotYetKnown(reported: UInt32) {
+        var scene = Scene()
+        var info = scene.makeStream("Music Player", role: "music", volume: 0)
+        info.levelsNotYetKnown = true
+        scene.send(.streamAppeared(info))
+        #expect(scene.engine.streams[info.id] == nil, "not taken in at zero volume")
+        info.levelsNotYetKnown = false
+        info.volume = ChannelVolumes(channels: 2, value: reported)
+        scene.serverStreams[info.id] = info
+        scene.send(.streamChanged(info))
+        #expect(scene.engine.streams[info.id]?.user.volume.values == [reported, reported], "the next report's levels are the user's")
+        #expect(scene.engine.session(of: info.id) != nil)
+        scene.stopStream(info.id)
+        #expect(scene.engine.streamsAwaitingLevels.isEmpty)
+    }
+
+    @Test("after a duck ended, the player's next stream announced at zero volume starts at the user's level, not at zero")
+    func nextStreamAnnouncedAtZero() {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        let prompt = scene.startStream("Navigation")
+        scene.settle()
+        scene.stopStream(prompt)
+        scene.settle()
+        scene.stopStream(song)
+        var next = scene.makeStream("Music Player", role: "music", volume: 0)
+        next.levelsNotYetKnown = true
+        scene.serverStreams[next.id] = next
+        scene.send(.streamAppeared(next))
+        // The server's next report: its memory of the player, the user's level.
+        next.levelsNotYetKnown = false
+        next.volume = ChannelVolumes(channels: 2, value: 0xC000)
+        scene.serverStreams[next.id] = next
+        scene.send(.streamChanged(next))
+        scene.settle()
+        #expect(scene.levels(next.id) == Self.user)
+    }
+
+    /// The journal of a bridge that crashed while the player was ducked, as the next run reads it.
+    static func leftover(_ stream: StreamID) -> JournalEntry {
+        JournalEntry(stream: stream, restoreKey: key, original: user,
+                     applied: StreamLevels(volume: ChannelVolumes(channels: 2, value: 0x2000), mute: false))
+    }
+
+    /// Each row: the level the crashed run left the stream at, the duck's or a step of its fade.
+    @Test("after a crash, the journal's leftovers are the bridge's own: the stream is put back, and the server's memory of the duck on the next stream is undone",
+          arguments: [UInt32(0x2000), 0x6000])
+    func leftoversOfALiveStream(leftAt: UInt32) {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music", volume: leftAt)
+        scene.send(.journalLeftovers([Self.leftover(song)]))
+        scene.settle()
+        #expect(scene.levels(song) == Self.user)
+        scene.stopStream(song)
+        #expect(scene.remembered[Self.key] == Self.user)
+        let next = scene.startStream("Music Player", role: "music", volume: leftAt)
+        scene.settle()
+        #expect(scene.levels(next) == Self.user, "the server's memory of the earlier run's duck is undone")
+    }
+
+    /// Each row: the level the server gives the app's next streams, the duck's or a step of its fade.
+    @Test("the leftovers of a stream gone since rewrite the server's memory; the app's streams started since, and its next one, get the user's levels",
+          arguments: [UInt32(0x2000), 0x6000])
+    func leftoversOfAStreamGone(remembered: UInt32) {
+        var scene = Scene()
+        // The app's next stream started while no bridge ran, with what the server remembered.
+        let started = scene.startStream("Music Player", role: "music", volume: remembered)
+        let chosen = scene.startStream("Music Player", role: "music", volume: 0xE000)
+        scene.send(.journalLeftovers([Self.leftover(StreamID(.output, 99))]))
+        scene.settle()
+        #expect(scene.remembered[Self.key] == Self.user)
+        #expect(scene.levels(started) == Self.user)
+        #expect(scene.volume(chosen) == 0xE000, "a level out of the earlier run's reach is someone's choice")
+        let next = scene.startStream("Music Player", role: "music", volume: remembered)
+        scene.settle()
+        #expect(scene.levels(next) == Self.user)
+    }
+
     /// Each row: how the next stream starts (muted by the memory or not), and the volume a client sets
     /// on it within its first 100 ms (an app opening its stream at its own level, a person at a mixer).
     @Test("a level anyone sets on the app's next stream in its first second stays; the memory's mute is still undone",

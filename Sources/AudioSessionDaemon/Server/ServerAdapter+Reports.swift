@@ -115,6 +115,9 @@ extension ServerAdapter {
         var info = ServerTranslation.stream(stream, app: app(of: stream, process: process), process: process)
         info.levelsPrecedeLastCommand = order.commandFollowed(facility, stream.index, askedAt: askedAt)
         info.answersMayPrecedeCommands = isPipeWire
+        // pipewire-pulse announces a new stream before it has the node's levels, at zero volume (also in
+        // the reading after connecting, for a stream that has just started): its next report has them.
+        info.levelsNotYetKnown = isPipeWire && previous == nil && info.volume.values.allSatisfy { $0 == 0 }
         onEvent(previous == nil ? .streamAppeared(info) : .streamChanged(info))
     }
 
