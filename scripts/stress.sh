@@ -7,7 +7,9 @@
 #   make stress                   (runs scripts/stress.sh SWIFT with CHECK_SUITES set)
 #                                 ROUNDS (default 3), STACKS (default: all four, comma-separated, as
 #                                 AUDIOSESSION_STACKS names them), FILTER (a swift test --filter, to
-#                                 stress one suite), LOAD=0 (no load generator)
+#                                 stress one suite), LOAD=0 (no load generator), REPEATS (default 7:
+#                                 how often LevelsBackTests runs each ending in a round, so that three
+#                                 rounds run each more than 20 times on every stack)
 #
 # Every run's whole output is kept in .build/stress/round-R-STACK.log. Exit status 1 when any test failed.
 set -uo pipefail
@@ -43,7 +45,7 @@ for round in $(seq "$rounds"); do
   for stack in "${stack_list[@]}"; do
     log="$out/round-$round-$stack.log"
     started=$SECONDS
-    AUDIOSESSION_STACKS=$stack "$swift" test --skip-build "${selection[@]}" >"$log" 2>&1
+    AUDIOSESSION_STACKS=$stack AUDIOSESSION_REPEATS=${REPEATS:-7} "$swift" test --skip-build "${selection[@]}" >"$log" 2>&1
     code=$?
     [ $code -ne 0 ] && status=1
     # A failing test, once per run: Swift Testing's "✘ Test NAME … failed", XCTest's "… failed (".

@@ -58,8 +58,6 @@ extension PolicyEngine {
             streamChanged(info)
             return
         }
-        // Its levels come with the next report: taken now, a zero volume would stand for the user's.
-        if info.levelsNotYetKnown, streamsAwaitingLevels.insert(info.id).inserted { return }
         streamsAwaitingLevels.remove(info.id)
         let sessionID = attribute(info, chosen: choice)
         streams[info.id] = TrackedStream(info: info, session: sessionID)

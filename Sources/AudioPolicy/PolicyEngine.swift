@@ -118,6 +118,13 @@ public struct PolicyEngine: Sendable {
     /// Handles one event that happened at `time` and returns what the shell must do, in order.
     public mutating func handle(_ event: PolicyEvent, at time: EngineTime) -> [PolicyAction] {
         now = max(now, time)
+        // A stream announced before its levels (taken at once, a zero volume would stand for the user's)
+        // is taken in at its next report; until then nothing changed, and the first moves stay current.
+        if case .streamAppeared(let info) = event, info.levelsNotYetKnown, streams[info.id] == nil,
+            streamsAwaitingLevels.insert(info.id).inserted
+        {
+            return []
+        }
         eventSerial += 1
         emitted = []
         dispatch(event)

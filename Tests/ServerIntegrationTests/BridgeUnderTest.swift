@@ -99,7 +99,7 @@ final class Recorder<Item>: @unchecked Sendable {
 }
 
 extension BridgeUnderTest {
-    private static let owner = ":1.test"
+    static let owner = ":1.test"
 
     /// Creates an explicit session through the engine, configures it, and returns it.
     func createSession(app: String, token: String, _ category: SessionCategory, mode: SessionMode = .default,

@@ -19,8 +19,12 @@ struct FirstMovesShellTests {
         bridge.onLoop { core in
             var started: Set<StreamID> = []
             core.observeEvents { event in
-                // Where the step for the call's stream starts: PipeWire 0.3 reports it paused, then playing.
-                if case .streamAppeared(let info) = event, !info.corked { order.append("started \(info.app.name)") }
+                // Where the step for the call's stream starts: PipeWire 0.3 reports it paused, then playing;
+                // pipewire-pulse may announce it before its levels, and the engine takes it at the next report.
+                if case .streamAppeared(let info) = event, !info.corked, !info.levelsNotYetKnown {
+                    started.insert(info.id)
+                    order.append("started \(info.app.name)")
+                }
                 if case .streamChanged(let info) = event, !info.corked, !started.contains(info.id) {
                     started.insert(info.id)
                     order.append("started \(info.app.name)")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
@@ -100,9 +101,10 @@ struct ServerMemoryTests {
             let stream = try server.reportedStream(index: next.index)
             return stream?.mute == false && stream?.volume.values.allSatisfy { $0 == Self.clientVolume } == true
         }
-        // The bridge takes a level it did not set for the server's memory only for a second after the
-        // stream appeared; past that, the levels are still the client's.
-        while ContinuousClock.now < seen + .milliseconds(1500) { usleep(50_000) }
+        // The bridge takes a level it did not set for the server's memory only within its window after the
+        // stream appeared (EngineSettings.serverMemoryWindow); past that, the levels are still the client's.
+        let window = EngineSettings().serverMemoryWindow
+        while ContinuousClock.now < seen + window { usleep(50_000) }
         let stream = try #require(try server.reportedStream(index: next.index))
         #expect(!stream.mute && stream.volume.values.allSatisfy { $0 == Self.clientVolume },
                 "set \(setAfter) after the stream was seen; now \(stream); the bridge: \(daemon.diagnosis(lastRecords: 12))")

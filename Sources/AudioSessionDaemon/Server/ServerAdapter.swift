@@ -61,6 +61,8 @@ public final class ServerAdapter: @unchecked Sendable {
     /// comes with a change event for every other stream on its sink.
     private var pendingQueries: [PulseChange] = []
     private var heldChanges: [PulseChange] = []
+    /// Whether changes wait to be asked about (``holdsChangeQueries``).
+    var hasHeldChanges: Bool { !heldChanges.isEmpty }
     /// The new objects whose answers are out; the changes are held until none is.
     private var newQueriesOut: [PulseChange] = []
     /// While set, the changes' queries are held too (new objects are still asked for at once), and go
