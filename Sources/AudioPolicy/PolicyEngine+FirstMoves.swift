@@ -112,9 +112,12 @@ extension PolicyEngine {
     /// carries the bridge's commands out (a hundred mutes on PipeWire come back in bursts, with quiet
     /// spells between them).
     var isSettled: Bool {
-        !fadingStreams.contains { streams[$0]?.fade != nil }
-            && !streams.values.contains(where: \.awaitsReport)
+        !fadingStreams.contains { streams[$0]?.fade != nil } && !awaitsReports
     }
+
+    /// Whether a mute or volume the bridge sent to a stream that is still there has not been reported
+    /// back yet: the server has not shown that it carried the command out.
+    public var awaitsReports: Bool { streams.values.contains(where: \.awaitsReport) }
 
     /// Whether the first moves decided after the last step are only the paused streams' own
     /// (``prepareFirstMoves(forStarting:)``): such a stream may start any moment (every new stream on

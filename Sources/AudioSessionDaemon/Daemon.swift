@@ -46,6 +46,8 @@ public final class Daemon: @unchecked Sendable {
     private var recovered = false
     private var stopping = false
     private var finishedOnce = false
+    /// Whether a stopping bridge's commands have been read by the server, and whether it is leaving.
+    private var stopCommandsRead = false, leaving = false
     private lazy var stopDeadline = PulseTimer(loop: loop) { [unowned self] in finish() }
     private var unwrittenRecords: [LogRecord] = []
     private lazy var logTimer = PulseTimer(loop: loop) { [unowned self] in flushRecords() }
@@ -87,6 +89,7 @@ public final class Daemon: @unchecked Sendable {
         core.observeEvents { [unowned self] event in
             if stopping, case .serverLost = event { finish() }
         }
+        core.observeSettled { [unowned self] _ in leaveOnceReported() }
         core.adapter.onReady = { [unowned self] in
             service?.firstReading.open()
             recoverOnce()
@@ -164,19 +167,29 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// Undoes every effect, waits for the server to take that, and ends ``run()``. On the loop thread.
-    /// The bridge must not leave before the server has read its commands: pipewire-pulse drops what a
-    /// client that has hung up wrote and it had not read yet. So it waits for the server's answer after
-    /// them however slow a loaded server is, and ends early only when the connection is lost (the
-    /// server went away at the same moment) or after ``stopWait`` without an answer: the journal still
-    /// holds what could not be undone.
+    /// The bridge must not leave before the server has carried its commands out: pipewire-pulse drops
+    /// what a client that has hung up wrote and it had not read yet, and it answers before PipeWire has
+    /// applied a level, which a client that hangs up at once can take with it. So it waits for the
+    /// server's answer after the commands, then for the server's report of every level it set
+    /// (``PolicyEngine/awaitsReports``), however slow a loaded server is, and ends early only when the
+    /// connection is lost (the server went away at the same moment) or after ``stopWait``: the journal
+    /// still holds what could not be undone.
     public func stop() {
         guard !stopping else { return }
         stopping = true
         core.send(.shutdown)
         stopDeadline.arm(after: Self.stopWait)
         core.adapter.afterPendingCommands { [unowned self] in
-            roleModules.handBack { [unowned self] in finish() }
+            stopCommandsRead = true
+            leaveOnceReported()
         }
+    }
+
+    /// Hands the role modules back and ends, once a stopping bridge's levels are all reported back.
+    private func leaveOnceReported() {
+        guard stopping, stopCommandsRead, !leaving, !core.engine.awaitsReports else { return }
+        leaving = true
+        roleModules.handBack { [unowned self] in finish() }
     }
 
     /// The longest a stopping bridge waits for a server that neither answers nor goes away.

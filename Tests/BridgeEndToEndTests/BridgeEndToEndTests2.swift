@@ -97,7 +97,8 @@ extension BridgeEndToEndTests {
         // The bridge has gone, so whatever puts the levels back is what it sent before exiting
         // (pipewire-pulse answers before its nodes show new levels, hence the polling).
         try waitUntil("music unmuted", timeout: .seconds(5)) { try scenario.muted(song) == false }
-        try waitUntil("the game's volume back", timeout: .seconds(5)) {
+        try waitUntil("the game's volume back, not \(String(describing: try? scenario.volume(effects))); \(scenario.daemon.diagnosis(lastRecords: 16))",
+                      timeout: .seconds(5)) {
             try scenario.volume(effects) == ["front-left": 0x10000, "front-right": 0x10000]
         }
     }

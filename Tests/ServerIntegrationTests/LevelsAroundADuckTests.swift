@@ -15,14 +15,15 @@ import Testing
 struct LevelsAroundADuckTests {
     static let first: UInt32 = 0xB000
 
-    /// Music at `first`, seen by the engine, in a session of its own.
-    func music(_ bridge: BridgeUnderTest) throws -> StreamID {
+    /// Music at `first`, seen by the engine, in a session of its own, and a navigation session that
+    /// ducks others, not active yet.
+    func musicAndNavigation(_ bridge: BridgeUnderTest) throws -> (music: StreamID, navigation: SessionID) {
         _ = bridge.createSession(app: "music", token: "music-token", .playback)
         try bridge.server.play(app: "music", properties: ["audiosession.token": "music-token"])
         let id = try bridge.stream(of: "music")
         try bridge.server.pactl(["set-sink-input-volume", "\(id.index)", "\(Self.first)"])
         try waitUntil("the engine to see the user's volume") { bridge.engine.userLevels(of: id)?.volume.values == [Self.first, Self.first] }
-        return id
+        return (id, bridge.createSession(app: "navigation", token: "nav-token", .playback, options: .duckOthers))
     }
 
     /// The user sets `value` while the bridge's question about it is held, then the question goes out
@@ -47,8 +48,7 @@ struct LevelsAroundADuckTests {
     func setJustBefore(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
-        let id = try music(bridge)
-        let navigation = bridge.createSession(app: "navigation", token: "nav-token", .playback, options: .duckOthers)
+        let (id, navigation) = try musicAndNavigation(bridge)
         let user: UInt32 = 0x8000
         try userSets(user, on: id, bridge, thenStep: .setActive(RequestID(0), navigation, caller: BridgeUnderTest.owner, true, []))
         try waitUntil("the duck to stand on the user's level (\(String(describing: try? volume(bridge, id))))") {
@@ -64,8 +64,7 @@ struct LevelsAroundADuckTests {
     func setDuring(kind: SoundServerKind) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
-        let id = try music(bridge)
-        let navigation = bridge.createSession(app: "navigation", token: "nav-token", .playback, options: .duckOthers)
+        let (id, navigation) = try musicAndNavigation(bridge)
         bridge.setActive(navigation, true)
         try waitUntil("the duck") { try volume(bridge, id) == both(Self.first / 5) }
         let user: UInt32 = 0x3000
