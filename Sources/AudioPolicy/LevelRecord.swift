@@ -44,6 +44,9 @@ struct LevelRecord<Value: Hashable & Sendable>: Hashable, Sendable {
         confirmed = level
     }
 
+    /// Whether `level` is neither what the bridge has nor one it asked for and awaits: someone else's.
+    func isUnasked(_ level: Value) -> Bool { level != applied && !expected.contains(level) }
+
     /// Whether a level the bridge asked for is still to be reported.
     var awaitsReport: Bool { !expected.isEmpty }
 

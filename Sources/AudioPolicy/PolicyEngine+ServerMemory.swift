@@ -65,10 +65,10 @@ extension PolicyEngine {
             streams[id]?.serverMemory = nil
             return false
         }
-        let volumeUnasked = reported.volume != stream.applied.volume && !stream.volumeRecord.expected.contains(reported.volume)
-        let muteUnasked = reported.mute != stream.applied.mute && !stream.muteRecord.expected.contains(reported.mute)
-        let volumeRemembered = volumeUnasked && memory.bridgeSet.holds(volume: reported.volume, userVolume: stream.user.volume)
-        let muteRemembered = muteUnasked && memory.bridgeSet.holds(mute: reported.mute, userMute: stream.user.mute)
+        let volumeRemembered = stream.volumeRecord.isUnasked(reported.volume)
+            && memory.bridgeSet.holds(volume: reported.volume, userVolume: stream.user.volume)
+        let muteRemembered = stream.muteRecord.isUnasked(reported.mute)
+            && memory.bridgeSet.holds(mute: reported.mute, userMute: stream.user.mute)
         guard volumeRemembered || muteRemembered else { return false }
         // The memory overwrote whatever was under way: start again from what the server has now.
         if volumeRemembered {

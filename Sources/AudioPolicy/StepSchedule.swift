@@ -51,8 +51,8 @@ public struct StepSchedule: Sendable {
     private var queued: [PolicyEvent] = []
     /// The first moves sent ahead of a starting stream's step, and when, until that step runs.
     private var sentAhead: (stream: StreamID, moves: [PolicyAction], at: EngineTime)?
-    /// When the head start of the moves sent ahead ends; nil once the bridge's stop cut it short.
-    private var headStartEnds: EngineTime?
+    /// Whether the bridge's stop cut the head start of the moves sent ahead short.
+    private var headStartCut = false
     /// When to look again at deciding ahead; set once per quiet period, not moved by every step.
     private var decideAheadAt: EngineTime?
     /// When the last step ran.
@@ -68,10 +68,13 @@ public struct StepSchedule: Sendable {
 
     /// When ``wake(at:)`` or ``next(at:)`` has work that time alone makes due; nil when only an event can.
     public var nextDeadline: EngineTime? {
-        switch (sentAhead == nil ? nil : headStartEnds, decideAheadAt) {
-        case (let a?, let b?): min(a, b)
-        case (let a, let b): a ?? b
-        }
+        [headStartEnds, decideAheadAt].compactMap { $0 }.min()
+    }
+
+    /// When the head start of the moves sent ahead ends, while one runs.
+    private var headStartEnds: EngineTime? {
+        guard let sent = sentAhead, !headStartCut else { return nil }
+        return sent.at + timing.headStartOfFirstMoves
     }
 
     /// Whether a starting stream's first moves are out and its step is still to come: the shell holds
@@ -81,7 +84,7 @@ public struct StepSchedule: Sendable {
     /// Queues an event. The bridge's stop cuts a head start short: it undoes the moves at once.
     public mutating func receive(_ event: PolicyEvent) {
         queued.append(event)
-        if case .shutdown = event { headStartEnds = nil }
+        if case .shutdown = event { headStartCut = true }
     }
 
     /// The next work due at `now`: first moves to send ahead, or the step of the first queued event;
@@ -89,11 +92,10 @@ public struct StepSchedule: Sendable {
     public mutating func next(at now: EngineTime) -> Work? {
         guard let event = queued.first else { return nil }
         if sentAhead == nil, let stream = Self.startingStream(event), let moves = engine.firstMoves(for: event), !moves.isEmpty {
-            sentAhead = (stream, moves, now)
-            headStartEnds = now + timing.headStartOfFirstMoves
+            (sentAhead, headStartCut) = ((stream, moves, now), false)
             return .sendAhead(moves)
         }
-        if sentAhead != nil, let ends = headStartEnds, now < ends { return nil }
+        if let ends = headStartEnds, now < ends { return nil }
         queued.removeFirst()
         var ahead: [PolicyAction] = []
         var stepTime = now
@@ -101,7 +103,6 @@ public struct StepSchedule: Sendable {
             // The step runs as of the stream's arrival, so that the fade it started keeps its pace.
             if Self.startingStream(event) == sent.stream { (ahead, stepTime) = (sent.moves, sent.at) }
             sentAhead = nil
-            headStartEnds = nil
         }
         var actions: [PolicyAction] = []
         for action in engine.handle(event, at: stepTime) {

@@ -73,8 +73,9 @@ struct LevelsAroundADuckTests {
             try volume(bridge, id) == both(user) && bridge.engine.streamsWithEffects.isEmpty
         }
         #expect(bridge.engine.userLevels(of: id)?.volume.values == [user, user])
-        // Nothing the bridge still has in flight moves it afterwards.
-        bridge.send(.tick)
+        // Nothing the bridge had in flight moves it afterwards: once every command is reported back, the
+        // server still has the user's level.
+        try waitUntil("every command of the bridge's reported back") { !bridge.engine.awaitsReports }
         #expect(try volume(bridge, id) == both(user))
     }
 }
