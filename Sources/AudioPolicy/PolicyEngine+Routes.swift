@@ -92,13 +92,19 @@ extension PolicyEngine {
     }
 
     /// The privacy rule: a policy that asks for it pauses its player when its personal output vanishes.
+    /// A player the bridge paused for an interruption stays paused when it ends: had it been playing,
+    /// the unplug would have paused it (so would WirePlumber 0.5.11 and later, which pauses MPRIS
+    /// players itself), and playing it again would put the user's audio on the speakers.
     mutating func pauseOnPersonalOutputLost(_ id: SessionID, removed: DeviceInfo) {
         guard let session = sessions[id], session.policy.whenOutputRemoved == .pause, session.drivesPlayer,
             removed.id.direction == .output, removed.portDescription.portType.isPersonal,
-            session.reportedRoute.outputs.contains(where: { $0.uid == removed.uid }),
-            session.playingOutputs > 0
+            session.reportedRoute.outputs.contains(where: { $0.uid == removed.uid })
         else { return }
-        emit(.pausePlayer(id, why: "its output \(removed.portDescription.portType.rawValue) '\(removed.description)' was removed"))
+        if session.playingOutputs > 0 {
+            emit(.pausePlayer(id, why: "its output \(removed.portDescription.portType.rawValue) '\(removed.description)' was removed"))
+        } else if session.pausedPlayer {
+            sessions[id]?.pausedPlayer = false
+        }
     }
 
     func device(named name: String?) -> DeviceInfo? {

@@ -299,6 +299,38 @@ struct RouteTests {
         #expect(scene.routeReasons(player).last == .oldDeviceUnavailable)
     }
 
+    @Test("a player paused by a call whose headphones go during it is not played again when the call ends")
+    func playerPausedByCallStaysPausedAfterUnplug() {
+        var scene = Scene()
+        let headphones = scene.plugHeadphones()
+        let stream = scene.startStream("Music Player", role: "music")
+        let player = scene.policySession(of: stream)
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        scene.cork(stream)  // the player paused
+        scene.unplug(headphones)
+        scene.setActive(call, false, notify: true)
+        #expect(scene.playerCommands(player) == ["pause"])
+        #expect(scene.interruptions(player).last?.shouldResume == true)
+    }
+
+    @Test("a player paused at an unplug is paused and played again by a later call as any other")
+    func playerPausedAtUnplugFollowsLaterCall() {
+        var scene = Scene()
+        let headphones = scene.plugHeadphones()
+        let stream = scene.startStream("Music Player", role: "music")
+        let player = scene.policySession(of: stream)
+        scene.settle()
+        scene.unplug(headphones)
+        scene.cork(stream)  // paused by the unplug (the bridge's or WirePlumber's pause)
+        scene.cork(stream, false)  // the user plays it on the speakers
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        scene.cork(stream)
+        scene.setActive(call, false, notify: true)
+        #expect(scene.playerCommands(player) == ["pause", "pause", "play"])
+    }
+
     @Test("a Bluetooth call switches the headset to its hands-free profile, and back after the call")
     func handsFreeProfileForCalls() {
         var scene = Scene()

@@ -89,4 +89,13 @@ struct MPRISPlayer {
         guard let result, result.status == 0 else { return "" }
         return ["Playing", "Paused", "Stopped"].first { result.output.contains("'\($0)'") } ?? ""
     }
+
+    /// Calls a method of `org.mpris.MediaPlayer2.Player` (`Play`, `Pause`…), as the user's media keys do.
+    func send(_ method: String) throws {
+        let result = try TestProcess.run("gdbus", [
+            "call", "--session", "--dest", name, "--object-path", "/org/mpris/MediaPlayer2",
+            "--method", "org.mpris.MediaPlayer2.Player.\(method)",
+        ], environment: server.environment)
+        guard result.status == 0 else { throw HarnessError("\(method) to \(name): \(result.output)") }
+    }
 }
