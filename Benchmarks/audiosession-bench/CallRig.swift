@@ -108,6 +108,9 @@ final class CallRig {
     struct Round {
         var firstChange: Duration
         var muted: Duration
+        /// When the probe's own view first showed every music stream silenced or its fade begun: the
+        /// measure from outside, the probe's reading included.
+        var firstSeen: Duration
     }
 
     /// The music streams each of the probe's connections plays: pipewire-pulse takes at most 64 streams
@@ -211,10 +214,10 @@ final class CallRig {
     func round() throws -> Round {
         let start = ContinuousClock.now
         let call = try probe.play(properties: ["media.role": "phone", "application.name": Self.callApp, "media.name": "call"])
-        let changed: ContinuousClock.Instant
+        let changed: (announced: ContinuousClock.Instant, seen: ContinuousClock.Instant)
         do {
-            changed = try probe.stamp("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
-                                      announcedBy: Self.musicIndexes)
+            changed = try probe.stamps("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
+                                       announcedBy: Self.musicIndexes)
         } catch {
             let failure = probe.stopUnansweredCall(call, app: Self.callApp, after: error)
             if failure is CallNeverPlayed {
@@ -228,6 +231,6 @@ final class CallRig {
         _ = try probe.stamp("the music back", when: { [count, playing] in
             Self.music($0, count) { playing($0) && ($0.volume.max() ?? 0) >= 0x10000 }
         })
-        return Round(firstChange: changed - start, muted: muted - start)
+        return Round(firstChange: changed.announced - start, muted: muted - start, firstSeen: changed.seen - start)
     }
 }

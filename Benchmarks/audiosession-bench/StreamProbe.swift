@@ -65,6 +65,8 @@ final class StreamProbe: @unchecked Sendable {
         let announcers: (([UInt32: PulseStream]) -> [UInt32])?
         let semaphore = DispatchSemaphore(value: 0)
         var metAt: ContinuousClock.Instant?
+        /// When the probe's own view first showed the condition met (an answer in hand), whatever the announcers.
+        var seenAt: ContinuousClock.Instant?
         init(_ condition: @escaping ([UInt32: PulseStream]) -> Bool, announcers: (([UInt32: PulseStream]) -> [UInt32])?) {
             self.condition = condition
             self.announcers = announcers
@@ -168,19 +170,32 @@ final class StreamProbe: @unchecked Sendable {
                announcedBy announcers: (([UInt32: PulseStream]) -> [UInt32])? = nil, timeout: Duration = .seconds(10)) throws
         -> ContinuousClock.Instant
     {
+        try stamps(what, when: condition, announcedBy: announcers, timeout: timeout).announced
+    }
+
+    /// As ``stamp(_:when:announcedBy:timeout:)``, with the moment the probe's own view first showed the
+    /// condition met (`seen`): what a client outside the bridge observes, its own reading included.
+    func stamps(_ what: String, when condition: @escaping ([UInt32: PulseStream]) -> Bool,
+                announcedBy announcers: (([UInt32: PulseStream]) -> [UInt32])? = nil, timeout: Duration = .seconds(10)) throws
+        -> (announced: ContinuousClock.Instant, seen: ContinuousClock.Instant)
+    {
         let waiter = Waiter(condition, announcers: announcers)
         lock.withLock {
-            if condition(known) { waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: .now) } else { self.waiter = waiter }
+            guard condition(known) else { return self.waiter = waiter }
+            waiter.seenAt = .now
+            waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: waiter.seenAt!)
         }
-        if let met = waiter.metAt { return met }
+        if let met = waiter.metAt, let seen = waiter.seenAt { return (met, seen) }
         let seconds = Double(timeout.components.seconds)
-        guard waiter.semaphore.wait(timeout: .now() + seconds) == .success, let met = lock.withLock({ waiter.metAt }) else {
+        guard waiter.semaphore.wait(timeout: .now() + seconds) == .success,
+            let (met, seen) = lock.withLock({ waiter.metAt.flatMap { met in waiter.seenAt.map { (met, $0) } } })
+        else {
             lock.withLock { self.waiter = nil }
             let states = streams.values.sorted { $0.index < $1.index }.prefix(20)
                 .map { "#\($0.index) \($0.properties["application.name"] ?? "?") mute=\($0.mute) corked=\($0.corked)" }
             throw BenchError("timed out after \(timeout) waiting for \(what); \(streams.count) streams, the first: \(states.joined(separator: ", "))")
         }
-        return met
+        return (met, seen)
     }
 
     /// Starts a playing stream with these properties; returns a handle for ``stop(_:)``. With
@@ -377,6 +392,7 @@ final class StreamProbe: @unchecked Sendable {
         let now = ContinuousClock.now
         lock.withLock {
             guard let waiter, waiter.condition(known) else { return }
+            waiter.seenAt = now
             waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: now)
             self.waiter = nil
             waiter.semaphore.signal()

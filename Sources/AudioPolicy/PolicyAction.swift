@@ -7,6 +7,18 @@ public enum ReplyValue: Hashable, Sendable {
     case sessionCreated(SessionID, token: String)
     /// A yes or no (`RequestRecordPermission`).
     case bool(Bool)
+    /// Where the session stands (`RequestActivation`: active or waiting).
+    case activation(ActivationState)
+}
+
+/// What happened to a request to wait for the turn (the `activation.*` records).
+public enum TurnChange: String, Hashable, Sendable {
+    /// The session waits; `blocker` is the session it waits for.
+    case waiting
+    /// The session became active by itself (`ActivationGranted`).
+    case granted
+    /// The request was withdrawn: `SetActive(false)`, or its session released, or its owner gone.
+    case withdrawn
 }
 
 /// Whether a session was created over the bus or made by the bridge for an app that never opted in.
@@ -43,9 +55,11 @@ public enum EffectCause: Hashable, Sendable {
     case screenLock
     /// The app may not record, or its category has no input or output.
     case refusal
+    /// The app's session waits for its turn (`RequestActivation`).
+    case waitingForTurn
 
     /// Its name in the event log's `causes`: `interruption:session/2`, `ducker:session/3`,
-    /// `silent-mode`, `screen-lock` or `refused`.
+    /// `silent-mode`, `screen-lock`, `refused` or `waiting-for-turn`.
     public var logName: String {
         switch self {
         case .interruption(let id): "interruption:\(id)"
@@ -53,6 +67,7 @@ public enum EffectCause: Hashable, Sendable {
         case .silentMode: "silent-mode"
         case .screenLock: "screen-lock"
         case .refusal: "refused"
+        case .waitingForTurn: "waiting-for-turn"
         }
     }
 
@@ -72,6 +87,8 @@ public enum EventRecord: Hashable, Sendable {
     case sessionReleased(SessionID, app: String, kind: SessionKind, policy: String)
     case sessionCategory(SessionID, app: String, SessionConfiguration)
     case sessionActive(SessionID, app: String, active: Bool, error: AudioSessionError?)
+    /// A request to wait for the turn: waiting (with the session it waits for), granted or withdrawn.
+    case turn(SessionID, app: String, TurnChange, blocker: SessionID?)
     case streamAdded(StreamID, app: String, role: String?, session: SessionID?)
     case streamRemoved(StreamID, app: String, role: String?, session: SessionID?)
     case deviceAdded(DeviceID, PortDescription)
@@ -114,6 +131,8 @@ public enum PolicyAction: Hashable, Sendable {
     case secondaryAudioHint(SessionID, SilenceSecondaryAudioHintType)
     case mediaServicesLost(SessionID)
     case mediaServicesReset(SessionID)
+    /// A session that waited for its turn became active by itself (`ActivationGranted`).
+    case activationGranted(SessionID)
 
     // Commands to the sound server.
     case setStreamMute(StreamID, Bool, why: String)

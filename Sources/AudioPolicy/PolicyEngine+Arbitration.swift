@@ -10,6 +10,9 @@ extension PolicyEngine {
             result = .failure(refusal)
         } else if active {
             result = activate(id).map { .done }
+        } else if session.waitingTurn != nil {
+            withdrawTurn(id)
+            result = .success(.done)
         } else if session.runningStreams > 0 {
             result = .failure(AudioSessionError(
                 .isBusy, "\(id) still has \(session.runningStreams) running stream(s); pause or stop them before deactivating"))
@@ -72,6 +75,7 @@ extension PolicyEngine {
         session.isActive = true
         session.activationSerial = activationCounter
         session.autoDeactivateAt = nil
+        session.waitingTurn = nil
         // Taking the audio back ends this session's interruptions by other sessions: it is told so,
         // without shouldResume, since it resumed by itself.
         let wasInterrupted = session.isInterrupted

@@ -17,6 +17,7 @@ extension PolicyEngine {
         if !output && recordPermission(of: session) == .denied { mutes.insert(.recordPermissionDenied) }
         if !output && refusesRecording(session) { mutes.insert(.categoryWithoutInput) }
         if output && refusesPlayback(session) { mutes.insert(.categoryWithoutOutput) }
+        if session.waitingTurn != nil { mutes.insert(.waitingForTurn) }
         if output && session.configuration.category.isSilencedBySilentModeAndLock {
             if silentMode { mutes.insert(.silentMode) }
             if screenLocked { mutes.insert(.screenLock) }
@@ -105,6 +106,8 @@ extension PolicyEngine {
     /// The work of ``reconcile(_:fade:why:)`` on a stream taken out of the table, so that its sets and
     /// arrays change in place instead of being copied from the table's value.
     private mutating func reconcile(_ stream: inout TrackedStream, fade: Duration, why: String) -> ReconcileFollowUp {
+        // A stream whose levels are not known yet gets no command (``TrackedStream/levelsUnknown``).
+        if stream.levelsUnknown { return .nothing }
         let target = stream.target
         if let running = stream.fade {
             let finalLevels = StreamLevels(volume: running.muteThenSet ?? running.to, mute: running.muteThenSet != nil)

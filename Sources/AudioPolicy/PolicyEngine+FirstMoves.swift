@@ -149,7 +149,7 @@ extension PolicyEngine {
     public func firstMoves(for event: PolicyEvent) -> [PolicyAction]? {
         guard firstMovesAreCurrent, !firstMoveTable.moves.isEmpty else { return nil }
         switch event {
-        case .streamAppeared(let info) where !info.levelsNotYetKnown, .streamChanged(let info) where streamsAwaitingLevels.contains(info.id):
+        case .streamAppeared(let info):
             guard streams[info.id] == nil, !info.corked, explicitSession(for: info) == nil,
                 let policy = policySet.choice(for: info.app, role: info.role)?.policy
             else { return nil }

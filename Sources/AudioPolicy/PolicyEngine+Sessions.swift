@@ -88,6 +88,7 @@ extension PolicyEngine {
     /// streams leave it and every effect it caused is undone.
     mutating func releaseSession(_ id: SessionID, undoFade: Duration? = nil) {
         guard let session = sessions[id] else { return }
+        withdrawTurn(id)
         if session.isActive {
             deactivate(id, notifyOthers: session.kind == .policy && session.policy.notifiesOthersOnDeactivation,
                        undoFade: undoFade)

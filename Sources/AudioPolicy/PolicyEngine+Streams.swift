@@ -58,12 +58,12 @@ extension PolicyEngine {
             streamChanged(info)
             return
         }
-        streamsAwaitingLevels.remove(info.id)
         let sessionID = attribute(info, chosen: choice)
         streams[info.id] = TrackedStream(info: info, session: sessionID)
         if info.id.direction == .output && !info.corked { playingOutputCount += 1 }
         emit(.record(.streamAdded(info.id, app: info.app.name, role: info.role, session: sessionID)))
-        let remembered = takeRememberedLevels(info.id)
+        // The server's memory is judged on the stream's levels, so not before they are known.
+        let remembered = !info.levelsNotYetKnown && takeRememberedLevels(info.id)
         if let sessionID { join(info.id, sessionID) }
         if remembered { reconcile(info.id, fade: .zero, why: Self.serverMemoryReason) }
     }
@@ -116,6 +116,7 @@ extension PolicyEngine {
             streamAppeared(info)
             return
         }
+        if old.levelsUnknown { streams[info.id]?.takeFirstKnownLevels(info.levels) }
         streams[info.id]?.info = info
         playingChanged(info.id, wasPlaying: old.isPlaying)
         // A native PipeWire stream may be reported before its properties are all there (pipewire-pulse
@@ -128,6 +129,11 @@ extension PolicyEngine {
         }
         absorbReportedLevels(info.id, info.levels, precedingCommand: info.levelsPrecedeLastCommand,
                              answersMayPrecedeCommands: info.answersMayPrecedeCommands)
+        if old.levelsUnknown {
+            // What waited for the levels: the server's memory, then the stream's own effects.
+            let remembered = takeRememberedLevels(info.id)
+            reconcile(info.id, fade: .zero, why: remembered ? Self.serverMemoryReason : "its levels are reported")
+        }
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
             return
         }
@@ -163,7 +169,6 @@ extension PolicyEngine {
     }
 
     mutating func streamVanished(_ id: StreamID) {
-        streamsAwaitingLevels.remove(id)
         guard let stream = streams[id] else { return }
         if stream.soundMonitored { emit(.stopWatchingSound(id)) }
         if let sessionID = stream.session { leave(id, sessionID) }

@@ -67,9 +67,6 @@ public struct PolicyEngine: Sendable {
     /// The user's levels of streams the bridge changed that have ended, with what the bridge had set on
     /// them, by the server's memory key: what the app's next stream is owed.
     var owedLevels: [String: OwedLevels] = [:]
-    /// New streams announced before their levels were known (``StreamInfo/levelsNotYetKnown``): each
-    /// is taken in at its next report.
-    var streamsAwaitingLevels: Set<StreamID> = []
     var deviceByName: [String: DeviceID] = [:]
     /// The record permissions the user decided, by app id.
     public internal(set) var recordPermissions: [String: RecordPermission] = [:]
@@ -89,6 +86,8 @@ public struct PolicyEngine: Sendable {
     var playingOutputCount = 0
     var nextSessionNumber: UInt32 = 1
     var activationCounter: UInt64 = 0
+    /// The place of the last request to wait for the turn (``Session/waitingTurn``).
+    var turnCounter: UInt64 = 0
     var isAsleep = false
     /// The combined sinks of multiRoute sessions, and a serial that makes their names unique.
     public internal(set) var combinedOutputs: [SessionID: CombinedOutput] = [:]
@@ -118,17 +117,11 @@ public struct PolicyEngine: Sendable {
     /// Handles one event that happened at `time` and returns what the shell must do, in order.
     public mutating func handle(_ event: PolicyEvent, at time: EngineTime) -> [PolicyAction] {
         now = max(now, time)
-        // A stream announced before its levels (taken at once, a zero volume would stand for the user's)
-        // is taken in at its next report; until then nothing changed, and the first moves stay current.
-        if case .streamAppeared(let info) = event, info.levelsNotYetKnown, streams[info.id] == nil,
-            streamsAwaitingLevels.insert(info.id).inserted
-        {
-            return []
-        }
         eventSerial += 1
         emitted = []
         dispatch(event)
         runDueTimers()
+        if !sessions.waitingIDs.isEmpty { grantWaitingTurns() }
         let next = nextDeadline()
         if let next, next != scheduledTick { emit(.scheduleTick(at: next)) }
         scheduledTick = next
@@ -147,6 +140,8 @@ public struct PolicyEngine: Sendable {
             setConfiguration(request, id, caller: caller, configuration)
         case .setActive(let request, let id, let caller, let active, let options):
             setActive(request, id, caller: caller, active, options)
+        case .requestActivation(let request, let id, let caller, let options):
+            requestActivation(request, id, caller: caller, options)
         case .setPrefersNoInterruptionsFromSystemAlerts(let request, let id, let caller, let value):
             withOwnedSession(request, id, caller) { $0.prefersNoInterruptionsFromSystemAlerts = value }
         case .overrideOutput(let request, let id, let caller, let port): overrideOutput(request, id, caller, port)

@@ -42,6 +42,8 @@ public enum PolicyEvent: Hashable, Sendable {
     case ownerVanished(busName: String)
     case setConfiguration(RequestID, SessionID, caller: String, SessionConfiguration)
     case setActive(RequestID, SessionID, caller: String, Bool, SetActiveOptions)
+    /// `RequestActivation`: activate now if allowed, else wait for the turn (DESIGN §2).
+    case requestActivation(RequestID, SessionID, caller: String, SetActiveOptions)
     case setPrefersNoInterruptionsFromSystemAlerts(RequestID, SessionID, caller: String, Bool)
     /// The session's app asks for the record permission (`RequestRecordPermission`).
     case requestRecordPermission(RequestID, SessionID, caller: String)

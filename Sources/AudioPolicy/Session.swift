@@ -67,6 +67,9 @@ public struct Session: Hashable, Sendable {
     public internal(set) var secondaryAudioShouldBeSilenced = false
 
     var activationSerial: UInt64 = 0
+    /// While the session waits for its turn (`RequestActivation`), the place of its request: requests
+    /// are granted in this order.
+    public internal(set) var waitingTurn: UInt64?
     /// The event serial of the last route report (or of the session's creation).
     var lastRouteReport: UInt64 = 0
     var routeSettleUntil: EngineTime?
@@ -100,6 +103,9 @@ public struct Session: Hashable, Sendable {
         self.policy = policy
         self.configuration = policy.configuration
     }
+
+    /// Active, waiting for its turn, or neither.
+    public var activationState: ActivationState { isActive ? .active : (waitingTurn != nil ? .waiting : .inactive) }
 
     /// Whether the session is interrupted now.
     public var isInterrupted: Bool { !interrupters.isEmpty }

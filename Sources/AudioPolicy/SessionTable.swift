@@ -19,6 +19,8 @@ public struct SessionTable: Sequence, Hashable, Sendable {
     private(set) var interruptedIDs: Set<SessionID> = []
     /// Sessions told to silence their secondary audio.
     private(set) var hintedIDs: Set<SessionID> = []
+    /// Sessions waiting for their turn (``Session/waitingTurn``).
+    private(set) var waitingIDs: Set<SessionID> = []
     /// Explicit sessions by their owner's unique bus name.
     private var ownedIDs: [String: Set<SessionID>] = [:]
 
@@ -57,6 +59,7 @@ public struct SessionTable: Sequence, Hashable, Sendable {
     /// Which of the sets a session belongs to.
     private struct Membership: Equatable {
         var active = false, call = false, ranked = false, primary = false, interrupted = false, hinted = false
+        var waiting = false
         var owner: String?
 
         init() {}
@@ -68,6 +71,7 @@ public struct SessionTable: Sequence, Hashable, Sendable {
             primary = session.isPrimaryAudio
             interrupted = session.isInterrupted
             hinted = session.secondaryAudioShouldBeSilenced
+            waiting = session.waitingTurn != nil
             owner = session.owner
         }
     }
@@ -89,5 +93,6 @@ public struct SessionTable: Sequence, Hashable, Sendable {
         place(&primaryIDs, membership.primary)
         place(&interruptedIDs, membership.interrupted)
         place(&hintedIDs, membership.hinted)
+        place(&waitingIDs, membership.waiting)
     }
 }

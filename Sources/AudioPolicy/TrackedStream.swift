@@ -12,6 +12,8 @@ enum MuteCause: Hashable, Sendable {
     case categoryWithoutInput
     /// The app's explicit session has a category without output (`CannotStartPlaying`).
     case categoryWithoutOutput
+    /// The app's session waits for its turn (`RequestActivation`): it plays nothing until granted.
+    case waitingForTurn
 }
 
 /// Why the bridge lowers a stream's volume.
@@ -98,12 +100,27 @@ struct TrackedStream: Hashable, Sendable {
     /// Where the stream is, or is about to be after the bridge's own move.
     var effectiveDevice: DeviceID? { expectedMove?.device ?? info.device }
 
+    /// The stream was announced before its levels (pipewire-pulse's first report of a new stream says
+    /// volume 0): the bridge sends it no command until a report carries them, which it takes as the
+    /// user's (``takeFirstKnownLevels(_:)``). Everything else about the stream counts at once.
+    var levelsUnknown = false
+
     init(info: StreamInfo, session: SessionID?) {
         self.info = info
         self.session = session
         user = info.levels
         volumeRecord = LevelRecord(info.levels.volume)
         muteRecord = LevelRecord(info.levels.mute)
+        levelsUnknown = info.levelsNotYetKnown
+    }
+
+    /// The first report that carries the stream's levels: they are the user's, as if the stream had
+    /// just appeared with them.
+    mutating func takeFirstKnownLevels(_ levels: StreamLevels) {
+        user = levels
+        volumeRecord = LevelRecord(levels.volume)
+        muteRecord = LevelRecord(levels.mute)
+        levelsUnknown = false
     }
 
     /// Whether the bridge watches the stream's sound (its policy ends effects after silence), and
@@ -119,6 +136,7 @@ struct TrackedStream: Hashable, Sendable {
             case .silentMode: .silentMode
             case .screenLock: .screenLock
             case .recordPermissionDenied, .categoryWithoutInput, .categoryWithoutOutput: .refusal
+            case .waitingForTurn: .waitingForTurn
             }
         }
         causes += duckCauses.keys.map {

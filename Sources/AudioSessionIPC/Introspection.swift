@@ -59,6 +59,10 @@ public enum Introspection {
               <arg name="active" type="b" direction="in"/>
               <arg name="options" type="as" direction="in"/>
             </method>
+            <method name="RequestActivation">
+              <arg name="options" type="as" direction="in"/>
+              <arg name="state" type="s" direction="out"/>
+            </method>
             <method name="SetPreferredSampleRate">
               <arg name="hz" type="d" direction="in"/>
             </method>
@@ -91,6 +95,7 @@ public enum Introspection {
             <property name="CategoryOptions" type="as" access="read"/>
             <property name="IsActive" type="b" access="read"/>
             <property name="IsInterrupted" type="b" access="read"/>
+            <property name="ActivationState" type="s" access="read"/>
             <property name="CurrentRoute" type="(aa{sv}aa{sv})" access="read"/>
             <property name="AvailableInputs" type="aa{sv}" access="read"/>
             <property name="IsInputAvailable" type="b" access="read"/>
@@ -124,6 +129,7 @@ public enum Introspection {
             </signal>
             <signal name="MediaServicesWereLost"/>
             <signal name="MediaServicesWereReset"/>
+            <signal name="ActivationGranted"/>
           </interface>
         """
 

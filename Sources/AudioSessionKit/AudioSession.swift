@@ -44,6 +44,8 @@ public final class AudioSession: @unchecked Sendable {
     private var routeContinuations: [UUID: AsyncStream<RouteChange>.Continuation] = [:]
     private var hintContinuations: [UUID: AsyncStream<SilenceSecondaryAudioHintType>.Continuation] = [:]
     private var mediaContinuations: [UUID: AsyncStream<MediaServicesEvent>.Continuation] = [:]
+    /// The streams of ``activationGrants()``.
+    var grantContinuations: [UUID: AsyncStream<Void>.Continuation] = [:]
     /// The session's properties as the bridge last published them (GetAll at creation, then
     /// PropertiesChanged), so that a read is not a round trip.
     private var cache: [String: BusValue] = [:]
@@ -77,6 +79,7 @@ public final class AudioSession: @unchecked Sendable {
             routeContinuations.values.forEach { $0.finish() }
             hintContinuations.values.forEach { $0.finish() }
             mediaContinuations.values.forEach { $0.finish() }
+            grantContinuations.values.forEach { $0.finish() }
         }
     }
 
@@ -266,7 +269,7 @@ public final class AudioSession: @unchecked Sendable {
         stream { self.mediaContinuations[$0] = $1 } remove: { self.mediaContinuations[$0] = nil }
     }
 
-    private func stream<T>(_ add: @escaping (UUID, AsyncStream<T>.Continuation) -> Void,
+    func stream<T>(_ add: @escaping (UUID, AsyncStream<T>.Continuation) -> Void,
                            remove: @escaping @Sendable (UUID) -> Void) -> AsyncStream<T> {
         let (stream, continuation) = AsyncStream<T>.makeStream()
         let id = UUID()
@@ -328,6 +331,9 @@ public final class AudioSession: @unchecked Sendable {
             let type: SilenceSecondaryAudioHintType = arguments.first?.stringValue == "begin" ? .begin : .end
             post(Self.silenceSecondaryAudioHintNotification, [AudioSessionSilenceSecondaryAudioHintTypeKey: type.rawValue])
             lock.withLock { hintContinuations.values.forEach { $0.yield(type) } }
+        case "ActivationGranted":
+            update { $0.active = true }
+            lock.withLock { grantContinuations.values.forEach { $0.yield(()) } }
         case "MediaServicesWereLost":
             mediaServices(.lost)
         case "MediaServicesWereReset":

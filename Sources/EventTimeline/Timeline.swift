@@ -2,12 +2,14 @@
 import Foundation
 
 /// What happened to each session over a stretch of time, built from event-log records: one lane per
-/// session, with spans while it was active, interrupted, ducked or muted by the silent switch or the
-/// lock, the session that caused each, and its route changes as marks. Pure: records in, a timeline out.
+/// session, with spans while it was active, waiting for its turn, interrupted, ducked or muted by the
+/// silent switch or the lock, the session that caused each, and its route changes as marks. Pure: records in, a timeline out.
 public struct Timeline: Sendable {
     /// What a span shows.
     public enum Kind: String, Sendable, CaseIterable {
         case active, interrupted, ducked, muted
+        /// Waiting for its turn (`RequestActivation`), for the session that blocks it.
+        case waiting
     }
 
     /// A stretch of time in one state.
@@ -134,6 +136,14 @@ struct Builder {
             } else if record["active"] as? Bool == false {
                 finish(session, key: "active", at: time)
             }
+        case "activation.waiting":
+            let blocker = record["blocker"] as? String
+            begin(session, key: "waiting", OpenSpan(
+                kind: .waiting, start: time, label: "waiting for \(appName(blocker))", cause: blocker,
+                title: "\(appName(session)) (\(session)) waiting for its turn after \(appName(blocker))\(blocker.map { " (\($0))" } ?? "") from \(Self.clock(time))"))
+        case "activation.granted", "activation.withdrawn":
+            let what = event == "activation.granted" ? "granted" : "withdrawn"
+            finish(session, key: "waiting", at: time, note: "\(what) at \(Self.clock(time))")
         case "interruption":
             takeInterruption(record, session: session, at: time)
         case "action":
@@ -186,7 +196,7 @@ struct Builder {
         }
         // The record names everything that holds the stream after it: a ducker or switch it no longer
         // names has let go.
-        for key in (open[session] ?? [:]).keys where key != "active" && key != "interrupted" && !causes.contains(key) {
+        for key in (open[session] ?? [:]).keys where !["active", "interrupted", "waiting"].contains(key) && !causes.contains(key) {
             finish(session, key: key, at: time)
         }
     }

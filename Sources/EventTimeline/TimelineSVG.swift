@@ -15,6 +15,7 @@ public enum TimelineSVG {
     static func style(_ kind: Timeline.Kind) -> (fill: String, row: Double) {
         switch kind {
         case .active: ("#4caf50", 0)
+        case .waiting: ("#90caf9", 0)  // never at the same time as active
         case .interrupted: ("#e53935", 1)
         case .muted: ("#757575", 1)
         case .ducked: ("#ffb300", 2)

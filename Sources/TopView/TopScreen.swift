@@ -101,6 +101,10 @@ public struct TopScreen {
             if tone == .plain { tone = .yellow }
         }
         if let call = session["call"] as? String { parts.append("in a call: \(call)") }
+        if session["activation"] as? String == "waiting" {
+            parts.append("WAITING" + ((session["waitingFor"] as? String).map { " for " + app($0) } ?? ""))
+            if tone == .plain { tone = .yellow }
+        }
         if parts.isEmpty || (interrupters.isEmpty && session["active"] as? Bool == true) {
             parts.insert(session["active"] as? Bool == true ? "active" : "inactive", at: 0)
             if tone == .plain && session["active"] as? Bool == true { tone = .green }

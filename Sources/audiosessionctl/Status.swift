@@ -46,7 +46,8 @@ extension AudioSessionControl {
                             let player = s["player"] as? String
                             return [text(s["session"]).split(separator: "/").suffix(2).joined(separator: "/"), text(s["app"]),
                                     text(s["kind"]), text(s["policy"]), text(s["category"]), text(s["mode"]), text(s["options"]),
-                                    text(s["active"]), text(s["interrupted"]), outputs(s),
+                                    s["activation"] as? String == "waiting" ? "WAITING" : text(s["active"]),
+                                    text(s["interrupted"]), outputs(s),
                                     player.map { String($0.dropFirst("org.mpris.MediaPlayer2.".count)) } ?? "-",
                                     player.map { NowPlayingLookup.describe(player: $0, on: bridge.connection) } ?? "-"]
                         })

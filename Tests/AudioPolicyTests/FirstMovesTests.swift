@@ -68,19 +68,14 @@ struct FirstMovesTests {
         }
     }
 
-    @Test("a call announced before its levels are known keeps the first moves current, and starts with them at its next report")
+    @Test("a call announced before its levels are known starts with its first moves at once")
     func announcedBeforeItsLevels() throws {
         var (scene, _) = musicPlaying()
         var info = scene.makeStream("softphone", role: "phone", volume: 0)
         info.levelsNotYetKnown = true
-        #expect(scene.engine.firstMoves(for: .streamAppeared(info)) == nil, "its step takes it in only at its next report")
-        _ = scene.engine.handle(.streamAppeared(info), at: scene.now)
-        #expect(scene.engine.firstMovesAreCurrent)
-        info.levelsNotYetKnown = false
-        info.volume = ChannelVolumes(channels: 2, value: 0xC000)
-        let ahead = try #require(scene.engine.firstMoves(for: .streamChanged(info)))
+        let ahead = try #require(scene.engine.firstMoves(for: .streamAppeared(info)))
         #expect(!ahead.isEmpty)
-        expectSameMoves(ahead, fullStepMoves(scene, info, .streamChanged(info)))
+        expectSameMoves(ahead, fullStepMoves(scene, info, .streamAppeared(info)))
     }
 
     func describe(_ moves: [PolicyAction]) -> [String] {

@@ -85,23 +85,41 @@ struct ServerMemoryTests {
     }
 
     /// pipewire-pulse announces a new stream at zero volume before it knows the node's levels, and gives
-    /// them in its next report. Each row: the level the next report carries.
-    @Test("a stream announced before its levels are known is taken in at its next report, at that report's levels",
-          arguments: [UInt32(0xC000), 0x8000, 0])
-    func levelsNotYetKnown(reported: UInt32) {
+    /// them in its next report. Each row: the level the next report carries, and whether a call is on
+    /// (the stream starts muted, once its levels are known).
+    @Test("a stream announced before its levels are known joins at once, and gets commands only once its levels come",
+          arguments: [(UInt32(0xC000), false), (0x8000, true), (0, false)])
+    func levelsNotYetKnown(reported: UInt32, duringCall: Bool) {
         var scene = Scene()
+        if duringCall { _ = scene.activeSession("call", .playAndRecord, mode: .voiceChat) }
         var info = scene.makeStream("Music Player", role: "music", volume: 0)
         info.levelsNotYetKnown = true
+        scene.serverStreams[info.id] = info
+        scene.mark()
         scene.send(.streamAppeared(info))
-        #expect(scene.engine.streams[info.id] == nil, "not taken in at zero volume")
+        #expect(scene.engine.session(of: info.id) != nil, "it joins its app's session at once")
+        #expect(!scene.actions.contains { $0.isServerCommand || $0.isJournal }, "no command at zero volume: \(scene.actions.filter { $0.isServerCommand || $0.isJournal })")
         info.levelsNotYetKnown = false
         info.volume = ChannelVolumes(channels: 2, value: reported)
         scene.serverStreams[info.id] = info
         scene.send(.streamChanged(info))
+        scene.settle()
         #expect(scene.engine.streams[info.id]?.user.volume.values == [reported, reported], "the next report's levels are the user's")
-        #expect(scene.engine.session(of: info.id) != nil)
-        scene.stopStream(info.id)
-        #expect(scene.engine.streamsAwaitingLevels.isEmpty)
+        #expect(scene.isMuted(info.id) == duringCall)
+        #expect(scene.volume(info.id) == reported)
+    }
+
+    @Test("a call announced before its levels are known silences the music at once")
+    func callAnnouncedBeforeItsLevels() {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        scene.settle()
+        var call = scene.makeStream("Softphone", role: "phone", volume: 0)
+        call.levelsNotYetKnown = true
+        scene.serverStreams[call.id] = call
+        scene.send(.streamAppeared(call))
+        scene.settle()
+        #expect(scene.isMuted(song))
     }
 
     @Test("after a duck ended, the player's next stream announced at zero volume starts at the user's level, not at zero")

@@ -72,6 +72,33 @@ struct OtherLanguageClientsTests {
         }
     }
 
+    @Test("the guide's player, started during a call, waits for its turn and is granted it when the call ends",
+          arguments: cases)
+    func waitsForItsTurn(client: Client, kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        let daemon = try BridgeDaemon(server: server)
+        defer { daemon.terminate() }
+        let bus = try BusClient(address: server.busAddress!, listening: false)
+        let call = try bus.createSession("call").path
+        try bus.setCategory(call, "playAndRecord", mode: "voiceChat")
+        try bus.setActive(call, true)
+        var environment = server.environment
+        environment["PYTHONPATH"] = Self.python
+        let (program, arguments) = try command(for: client, in: server.root)
+        let player = try TestProcess(program, arguments, environment: environment, logDirectory: server.root + "/logs")
+        defer { player.stop() }
+        func lines() -> [String] { player.output.split(separator: "\n").map(String.init) }
+        try waitUntil("the \(client) player to be ready (\(player.output))") { player.output.contains("ready /io/github/audiosession/") }
+        #expect(lines().contains("activation: waiting"), "\(lines())")
+        let path = try #require(lines().first { $0.hasPrefix("ready ") }.map { String($0.dropFirst("ready ".count)) })
+        #expect(try bus.property(path, "ActivationState") == .string("waiting"))
+        try bus.setActive(call, false)
+        try waitUntil("activation granted (\(lines()))") { lines().contains("activation granted") }
+        #expect(try bus.property(path, "ActivationState") == .string("active"))
+        #expect(!lines().contains { $0.hasPrefix("error") }, "\(lines())")
+    }
+
     @Test("the Python module raises the bridge's error names, and MediaServicesFailed with no bridge",
           arguments: SoundServerKind.underTest)
     func pythonErrors(kind: SoundServerKind) throws {

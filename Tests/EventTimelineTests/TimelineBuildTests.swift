@@ -53,6 +53,28 @@ struct TimelineBuildTests {
         #expect(music.spans.allSatisfy { !$0.isOpen })
     }
 
+    @Test("a request to wait for the turn is a waiting span caused by its blocker, closed by the grant, then active")
+    func waiting() throws {
+        let records = [
+            Self.record(0, "session.created", "session/3", ["app": "Phone", "policy": "voip"]),
+            Self.record(0, "session.active", "session/3", ["app": "Phone", "active": true, "ok": true]),
+            Self.record(1, "session.created", "session/4", ["app": "Podcasts", "policy": "explicit"]),
+            Self.record(1, "activation.waiting", "session/4", ["app": "Podcasts", "blocker": "session/3"]),
+            Self.record(4, "session.active", "session/3", ["app": "Phone", "active": false]),
+            Self.record(4, "session.active", "session/4", ["app": "Podcasts", "active": true, "ok": true]),
+            Self.record(4, "activation.granted", "session/4", ["app": "Podcasts", "blocker": NSNull()]),
+        ]
+        let timeline = Timeline(records: records, start: Self.base, end: Self.base.addingTimeInterval(10))
+        let podcasts = try #require(timeline.lanes.first { $0.session == "session/4" })
+        let waiting = try #require(podcasts.spans.first { $0.kind == .waiting })
+        #expect(waiting.cause == "session/3" && waiting.label == "waiting for Phone")
+        #expect(waiting.start == Self.base.addingTimeInterval(1) && waiting.end == Self.base.addingTimeInterval(4))
+        #expect(waiting.title.contains("granted"))
+        #expect(podcasts.spans.first { $0.kind == .active }?.start == Self.base.addingTimeInterval(4))
+        let svg = TimelineSVG.render(timeline)
+        #expect(svg.contains("data-from=\"session/3\" data-to=\"session/4\""), "an arrow from the blocker")
+    }
+
     @Test("a window clips spans that began before it, and fits itself to what happened")
     func windows() throws {
         let late = Timeline(records: Self.scene, start: Self.base.addingTimeInterval(4), end: Self.base.addingTimeInterval(600))

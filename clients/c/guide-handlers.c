@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The interruption and route-change handlers of Apple's audio-session guide, in C on GDBus.
 //
-// A music player: it asks the audiosession bridge for a playback session, activates it, and prints
-// what happens to it, one line per signal, until SIGTERM or SIGINT.
+// A music player: it asks the audiosession bridge for a playback session, activates it (during a call
+// it waits for its turn instead of failing), and prints what happens to it, one line per signal, until
+// SIGTERM or SIGINT.
 // Usage: guide-handlers [APP_ID]     Build: make -C clients/c
 
 #include <gio/gio.h>
@@ -136,21 +137,27 @@ static void on_session_signal(GDBusConnection *bus, const char *sender, const ch
     else if (strcmp(member, "RouteChange") == 0) handle_route_change(player, parameters);
     else if (strcmp(member, "MediaServicesWereLost") == 0) say("media services were lost");
     else if (strcmp(member, "MediaServicesWereReset") == 0) say("media services were reset");
+    else if (strcmp(member, "ActivationGranted") == 0) say("activation granted");
 }
 
 // MARK: The session
 
-// Calls a method of the session; on an error prints the bridge's error name and message.
-static gboolean session_call(Player *player, const char *method, GVariant *parameters) {
+// Calls a method of the session and returns its reply (NULL on an error, after printing the bridge's
+// error name and message).
+static GVariant *session_call_reply(Player *player, const char *method, GVariant *parameters) {
     g_autoptr(GError) error = NULL;
-    g_autoptr(GVariant) reply = g_dbus_connection_call_sync(player->bus, BRIDGE_NAME, player->session_path,
-                                                            SESSION_INTERFACE, method, parameters, NULL,
-                                                            G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-    if (reply != NULL) return TRUE;
+    GVariant *reply = g_dbus_connection_call_sync(player->bus, BRIDGE_NAME, player->session_path, SESSION_INTERFACE,
+                                                  method, parameters, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    if (reply != NULL) return reply;
     g_autofree char *name = g_dbus_error_get_remote_error(error);
     g_dbus_error_strip_remote_error(error);
     printf("error %s: %s\n", name ? name : "?", error->message);
-    return FALSE;
+    return NULL;
+}
+
+static gboolean session_call(Player *player, const char *method, GVariant *parameters) {
+    g_autoptr(GVariant) reply = session_call_reply(player, method, parameters);
+    return reply != NULL;
 }
 
 static gboolean quit(gpointer loop) {
@@ -179,9 +186,13 @@ int main(int argc, char **argv) {
     g_dbus_connection_signal_subscribe(player.bus, BRIDGE_NAME, SESSION_INTERFACE, NULL, player.session_path, NULL,
                                        G_DBUS_SIGNAL_FLAGS_NONE, on_session_signal, &player, NULL);
     const char *no_options[] = {NULL};
-    if (!session_call(&player, "SetCategory", g_variant_new("(ss^as)", "playback", "default", no_options)) ||
-        !session_call(&player, "SetActive", g_variant_new("(b^as)", TRUE, no_options)))
-        return 1;
+    if (!session_call(&player, "SetCategory", g_variant_new("(ss^as)", "playback", "default", no_options))) return 1;
+    // Play as soon as the turn comes: during a call the session waits, and ActivationGranted says when.
+    g_autoptr(GVariant) activation = session_call_reply(&player, "RequestActivation", g_variant_new("(^as)", no_options));
+    if (activation == NULL) return 1;
+    const char *state = NULL;
+    g_variant_get(activation, "(&s)", &state);
+    printf("activation: %s\n", state);
     printf("ready %s\n", player.session_path);
     fflush(stdout);
 

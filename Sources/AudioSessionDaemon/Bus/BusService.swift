@@ -291,6 +291,16 @@ public final class BusService {
                     }
                 }
             },
+            "RequestActivation": method("as") { [unowned self] call in
+                owned(call) { id, _ in
+                    do {
+                        let options = try SetActiveOptions.parse(call.arguments[0].stringArray ?? [])
+                        return forward(call) { .requestActivation($0, id, caller: call.sender, options) }
+                    } catch {
+                        return .error((error as? AudioSessionError)?.busError ?? .failed("\(error)"))
+                    }
+                }
+            },
             "SetPrefersNoInterruptionsFromSystemAlerts": method("b") { [unowned self] call in
                 owned(call) { id, _ in
                     forward(call) {
@@ -329,7 +339,7 @@ public final class BusService {
         // caused it (as on Apple's platforms): the properties of the step go out first.
         switch action {
         case .reply: emitPropertyChanges(readingNewSessionsLater: true)
-        case .interruption, .routeChange, .secondaryAudioHint, .mediaServicesLost, .mediaServicesReset:
+        case .interruption, .routeChange, .secondaryAudioHint, .mediaServicesLost, .mediaServicesReset, .activationGranted:
             emitPropertyChanges()
         default: break
         }
@@ -342,6 +352,7 @@ public final class BusService {
             case .success(.sessionCreated(let id, let token)):
                 objects.reply(to: message, .reply([.objectPath(Self.path(id)), .string(token)]))
             case .success(.bool(let value)): objects.reply(to: message, .reply([.bool(value)]))
+            case .success(.activation(let state)): objects.reply(to: message, .reply([.string(state.rawValue)]))
             case .failure(let error): objects.reply(to: message, .error(error.busError))
             }
         case .sessionAdded(let id):
@@ -366,6 +377,7 @@ public final class BusService {
             if let session = core.engine.sessions[id] { players.send("Play", toPlayerOf: session) }
         case .mediaServicesLost(let id): signal(id, "MediaServicesWereLost")
         case .mediaServicesReset(let id): signal(id, "MediaServicesWereReset")
+        case .activationGranted(let id): signal(id, "ActivationGranted")
         case .askRecordPermission(let app, let timeout): permissionQuestions.ask(app: app, timeout: timeout)
         default: break
         }

@@ -8,6 +8,7 @@ import AudioSessionIPC
 enum SessionProperty: String, CaseIterable {
     case appID = "AppId", streamToken = "StreamToken", category = "Category", mode = "Mode"
     case categoryOptions = "CategoryOptions", isActive = "IsActive", isInterrupted = "IsInterrupted"
+    case activationState = "ActivationState"
     case currentRoute = "CurrentRoute", availableInputs = "AvailableInputs", isInputAvailable = "IsInputAvailable"
     case preferredInput = "PreferredInput", inputGain = "InputGain", isInputGainSettable = "IsInputGainSettable"
     case isOtherAudioPlaying = "IsOtherAudioPlaying"
@@ -22,7 +23,7 @@ enum SessionProperty: String, CaseIterable {
     /// The D-Bus signature of the property's value.
     var signature: String {
         switch self {
-        case .appID, .streamToken, .category, .mode, .preferredInput, .nowPlayingPlayer, .recordPermission: "s"
+        case .appID, .streamToken, .category, .mode, .preferredInput, .nowPlayingPlayer, .recordPermission, .activationState: "s"
         case .categoryOptions: "as"
         case .isActive, .isInterrupted, .isInputAvailable, .isInputGainSettable, .isOtherAudioPlaying,
              .secondaryAudioShouldBeSilencedHint, .prefersNoInterruptionsFromSystemAlerts: "b"
@@ -55,6 +56,7 @@ enum SessionProperties {
         case .categoryOptions: return .strings(session.configuration.options.names)
         case .isActive: return .bool(session.isActive)
         case .isInterrupted: return .bool(session.isInterrupted)
+        case .activationState: return .string(session.activationState.rawValue)
         case .currentRoute: return Codec.encode(engine.currentRoute(of: session.id))
         case .availableInputs:
             return Codec.encode(engine.devices.values.filter { $0.id.direction == .input && !$0.isMonitor }

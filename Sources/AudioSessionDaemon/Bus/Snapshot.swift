@@ -18,6 +18,8 @@ enum Snapshot {
                 ("mode", .string(session.configuration.mode.rawValue)),
                 ("options", .array(session.configuration.options.names.map { .string($0) })),
                 ("active", .bool(session.isActive)), ("interrupted", .bool(session.isInterrupted)),
+                ("activation", .string(session.activationState.rawValue)),
+                ("waitingFor", engine.turnBlocker(of: session.id).map { .string(BusService.path($0)) } ?? .null),
                 ("interruptedBy", .array(session.interrupters.sorted { "\($0)" < "\($1)" }.map { interrupter in
                     switch interrupter {
                     case .session(let id): .string(BusService.path(id))

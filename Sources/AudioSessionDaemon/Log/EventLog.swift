@@ -113,6 +113,9 @@ public enum EventLogRecords {
             return make("session.active", [("session", session(id)), ("app", .string(app)), ("active", .bool(active)),
                                            ("ok", .bool(error == nil)),
                                            ("error", error.map { .string($0.code.rawValue) } ?? .null)])
+        case .turn(let id, let app, let change, let blocker):
+            return make("activation.\(change.rawValue)", [("session", session(id)), ("app", .string(app)),
+                                                          ("blocker", blocker.map(session) ?? .null)])
         case .streamAdded(let stream, let app, let role, let id):
             return make("stream.added", [("stream", .string(stream.description)), ("app", .string(app)),
                                          ("role", role.map { .string($0) } ?? .null), ("session", id.map(session) ?? .null)])

@@ -79,6 +79,8 @@ class AudioSession:
     SILENCE_SECONDARY_AUDIO_HINT_NOTIFICATION = "AVAudioSessionSilenceSecondaryAudioHintNotification"
     MEDIA_SERVICES_WERE_LOST_NOTIFICATION = "AVAudioSessionMediaServicesWereLostNotification"
     MEDIA_SERVICES_WERE_RESET_NOTIFICATION = "AVAudioSessionMediaServicesWereResetNotification"
+    # A request to wait for the turn became active (no AVAudioSession counterpart).
+    ACTIVATION_GRANTED_NOTIFICATION = "AudioSessionActivationGrantedNotification"
 
     def __init__(self, app_id: str, bus_address: Optional[str] = None, policy: Optional[str] = None):
         """`app_id` names the app (its desktop id, where it has one); `bus_address` defaults to the
@@ -136,6 +138,14 @@ class AudioSession:
         """Activates or deactivates; `["notifyOthersOnDeactivation"]` tells interrupted apps to resume."""
         self._session_call("SetActive", "bas", active, list(options))
 
+    def request_activation(self, options: List[str] = ()) -> str:
+        """Activates now if allowed, else waits for the turn: returns `"active"` or `"waiting"`. A
+        waiting session plays nothing and silences nothing; it becomes active by itself when what
+        blocked it (a call) ends, with `ACTIVATION_GRANTED_NOTIFICATION`. `set_active(False)`
+        withdraws the request. Options are `set_active`'s."""
+        return self._call(self.path, SESSION_INTERFACE, "RequestActivation",
+                          GLib.Variant("(as)", (list(options),)), "(s)")[0]
+
     def override_output_audio_port(self, port: str) -> None:
         """`speaker` or `none`."""
         self._session_call("OverrideOutputAudioPort", "s", port)
@@ -169,6 +179,11 @@ class AudioSession:
     @property
     def is_active(self) -> bool:
         return self._property("IsActive")
+
+    @property
+    def activation_state(self) -> str:
+        """`"inactive"`, `"active"` or `"waiting"` (for the turn)."""
+        return self._property("ActivationState")
 
     @property
     def is_other_audio_playing(self) -> bool:
@@ -213,6 +228,7 @@ class AudioSession:
              else SilenceSecondaryAudioHintType.END}))
         subscribe("MediaServicesWereLost", lambda _: self._post(self.MEDIA_SERVICES_WERE_LOST_NOTIFICATION, {}))
         subscribe("MediaServicesWereReset", lambda _: self._post(self.MEDIA_SERVICES_WERE_RESET_NOTIFICATION, {}))
+        subscribe("ActivationGranted", lambda _: self._post(self.ACTIVATION_GRANTED_NOTIFICATION, {}))
 
     def _on_interruption(self, arguments) -> None:
         kind, info = arguments

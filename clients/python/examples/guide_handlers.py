@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The interruption and route-change handlers of Apple's audio-session guide, in Python.
 
-A music player: it asks for the playback category, activates, and prints what happens to it, one line
-per notification, until SIGTERM or SIGINT. Usage: guide_handlers.py [APP_ID]
+A music player: it asks for the playback category, activates (during a call it waits for its turn
+instead of failing), and prints what happens to it, one line per notification, until SIGTERM or SIGINT. Usage: guide_handlers.py [APP_ID]
 """
 
 import signal
@@ -80,7 +80,8 @@ def main():
         session.add_observer(AudioSession.ROUTE_CHANGE_NOTIFICATION, player.handle_route_change)
         session.add_observer(AudioSession.MEDIA_SERVICES_WERE_LOST_NOTIFICATION, lambda _: say("media services were lost"))
         session.add_observer(AudioSession.MEDIA_SERVICES_WERE_RESET_NOTIFICATION, lambda _: say("media services were reset"))
-        session.set_active(True)
+        session.add_observer(AudioSession.ACTIVATION_GRANTED_NOTIFICATION, lambda _: say("activation granted"))
+        say(f"activation: {session.request_activation()}")
     except audiosession.AudioSessionError as error:
         say(f"error {error.name}: {error.message}")
         return 1
