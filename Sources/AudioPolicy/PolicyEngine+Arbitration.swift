@@ -80,7 +80,7 @@ extension PolicyEngine {
         // without shouldResume, since it resumed by itself.
         let wasInterrupted = session.isInterrupted
         session.interrupters = session.interrupters.filter {
-            if case .session = $0 { return false } else { return true }
+            if case .microphoneMuted = $0 { return true } else { return false }
         }
         session.pausedPlayer = false
         sessions[id] = session
@@ -96,6 +96,10 @@ extension PolicyEngine {
             interrupt(id, by: call, fade: .zero)
         }
         if session.configuration.options.contains(.duckOthers) { refreshDucking(by: id, fade: session.policy.duckFade) }
+        // Spoken audio that starts while a voice speaks waits for it, paused.
+        if session.pausesForVoices, let speaker = duckingSessions.sorted().first(where: { $0 != id }) {
+            interrupt(id, by: speaker, fade: .zero, forVoice: true)
+        }
         switchBluetoothProfileIfNeeded(id)
         refreshMultiRoute(id)
         checkMicrophoneMuted(id)
@@ -129,11 +133,13 @@ extension PolicyEngine {
 
     /// Interrupts `victimID` because `interrupterID` activated. Its streams fade out over its policy's
     /// interruption fade, or `fade` when given (a stream that is just starting is muted at once).
-    mutating func interrupt(_ victimID: SessionID, by interrupterID: SessionID, fade: Duration? = nil) {
+    /// With `forVoice`, the victim is spoken audio paused while the interrupter's voice ducks others
+    /// (``Interrupter/voice(_:)``): its player is paused whatever its policy says about interruptions.
+    mutating func interrupt(_ victimID: SessionID, by interrupterID: SessionID, fade: Duration? = nil, forVoice: Bool = false) {
         guard var victim = sessions[victimID], let interrupter = sessions[interrupterID] else { return }
         let first = victim.interrupters.isEmpty
         if first { victim.wasPlayingWhenInterrupted = victim.playingOutputs > 0 }
-        victim.interrupters.insert(.session(interrupterID))
+        victim.interrupters.insert(forVoice ? .voice(interrupterID) : .session(interrupterID))
         victim.isActive = false
         victim.autoDeactivateAt = nil
         sessions[victimID] = victim
@@ -143,7 +149,7 @@ extension PolicyEngine {
         if first {
             emit(.interruption(victimID, .began, reason: .default, options: [], interrupter: interrupter.appID,
                                interrupterSession: interrupterID))
-            if victim.drivesPlayer, victim.policy.whenInterrupted == .pause, victim.wasPlayingWhenInterrupted
+            if victim.drivesPlayer, forVoice || victim.policy.whenInterrupted == .pause, victim.wasPlayingWhenInterrupted
             {
                 sessions[victimID]?.pausedPlayer = true
                 emit(.pausePlayer(victimID, why: "interrupted by \(interrupter.appID) (\(interrupterID))"))

@@ -14,6 +14,8 @@ extension PolicyEngine {
             case .duck: if output { ducks[.interruption(interrupterID)] = session.policy.duckLevel }
             }
         }
+        // Spoken audio paused for another app's voice is silent while it is paused.
+        for case .voice(let speakerID) in session.interrupters { mutes.insert(.interruption(speakerID)) }
         if !output && recordPermission(of: session) == .denied { mutes.insert(.recordPermissionDenied) }
         if !output && refusesRecording(session) { mutes.insert(.categoryWithoutInput) }
         if output && refusesPlayback(session) { mutes.insert(.categoryWithoutOutput) }
@@ -22,7 +24,7 @@ extension PolicyEngine {
             if silentMode { mutes.insert(.silentMode) }
             if screenLocked { mutes.insert(.screenLock) }
         }
-        if output {
+        if output && !session.pausesForVoices {
             for duckerID in duckingSessions where duckerID != sessionID {
                 if let ducker = sessions[duckerID] { ducks[.ducker(duckerID)] = ducker.policy.duckLevel }
             }
@@ -63,6 +65,7 @@ extension PolicyEngine {
         let ducks = sessions[id].map { $0.isActive && $0.configuration.options.contains(.duckOthers) } ?? false
         guard ducks != duckingSessions.contains(id) else { return }
         if ducks { duckingSessions.insert(id) } else { duckingSessions.remove(id) }
+        if ducks { pauseSpokenAudio(for: id) } else { resumeSpokenAudio(after: id) }
         let why = ducks ? "ducked by \(id)" : "ducking by \(id) ended"
         for streamID in streams.keys.sorted() where streamID.direction == .output {
             guard let owner = streams[streamID]?.session, owner != id else { continue }

@@ -163,6 +163,7 @@ extension PolicyEngine {
         if stream.isPlaying {
             sessions[sessionID]?.quietAfterCall = false
             if id.direction == .input { askBeforeRecording(sessionID) }
+            noteUserTouchedPlayer(sessionID)
         }
         refreshCall(of: sessionID)
         autoActivateIfNeeded(sessionID)

@@ -7,6 +7,9 @@ public enum Interrupter: Hashable, Sendable {
     case session(SessionID)
     /// The microphone the session records from was muted.
     case microphoneMuted(DeviceID)
+    /// That session ducks others while this one plays spoken audio, which is paused instead
+    /// (``Session/pausesForVoices``); it ends with `shouldResume` when the voice ends.
+    case voice(SessionID)
 }
 
 /// A route report held back while a Bluetooth device may be switching profile.
@@ -106,6 +109,12 @@ public struct Session: Hashable, Sendable {
 
     /// Active, waiting for its turn, or neither.
     public var activationState: ActivationState { isActive ? .active : (waitingTurn != nil ? .waiting : .inactive) }
+
+    /// Whether another session's ducking pauses this one instead (DESIGN §2, *Spoken audio is paused,
+    /// not ducked*): its policy says so, or it opted in with mode `spokenAudio`.
+    public var pausesForVoices: Bool {
+        policy.whenDucked == .pause || (kind == .explicit && configuration.mode == .spokenAudio)
+    }
 
     /// Whether the session is interrupted now.
     public var isInterrupted: Bool { !interrupters.isEmpty }

@@ -21,6 +21,16 @@ public enum InterruptionResponse: String, Hashable, Sendable, CaseIterable {
     case mix
 }
 
+/// What another session's ducking does to a session's streams (DESIGN §2, *Spoken audio is paused,
+/// not ducked*).
+public enum DuckResponse: String, Hashable, Sendable, CaseIterable {
+    /// Lower them to the ducker's level.
+    case duck
+    /// Pause the session while the voice speaks (through MPRIS for an unmodified player, an
+    /// interruption for an app that opted in), and resume it when the voice ends.
+    case pause
+}
+
 /// Whether a paused player is started again when its interruption ends.
 public enum ResumePolicy: String, Hashable, Sendable, CaseIterable {
     /// Never; the user presses play.
@@ -84,6 +94,8 @@ public struct SessionPolicy: Hashable, Sendable {
     public var recordPermission: RecordPermissionDefault = .granted
     /// How long the question to the user may stay unanswered before the default stands.
     public var recordPermissionTimeout: Duration = .seconds(60)
+    /// What another session's ducking does to the app: `duck` it, or `pause` it while the voice speaks.
+    public var whenDucked: DuckResponse = .duck
     /// Which apps the policy governs when they never opt in.
     public var match: PolicyMatch
 

@@ -63,6 +63,13 @@ struct Scene {
                           activation: .perStream, match: PolicyMatch(applicationNames: ["Alarm"])),
             SessionPolicy(name: "screen-reader", configuration: config(.playback, .spokenAudio),
                           activation: .firstStream),
+            {
+                var podcasts = SessionPolicy(name: "audiobook", configuration: config(.playback, .spokenAudio),
+                                             activation: .firstStream, usesMPRIS: true,
+                                             match: PolicyMatch(applicationNames: ["Podcasts"]))
+                podcasts.whenDucked = .pause
+                return podcasts
+            }(),
         ]
     }()
 

@@ -31,6 +31,7 @@ public struct PolicyDocument: Hashable, Sendable {
         ("interruption", "when-interrupted", "\"pause\" | \"duck\" | \"mix\"", "\"pause\""),
         ("interruption", "resume", "\"never\" | \"on-should-resume\" | \"if-was-playing\"", "\"on-should-resume\""),
         ("interruption", "notify-others", "boolean", "true"),
+        ("interruption", "when-ducked", "\"duck\" | \"pause\": paused while another app's voice ducks others, resumed after", "\"duck\""),
         ("routes", "when-output-removed", "\"pause\" | \"ignore\"", "\"ignore\""),
         ("routes", "follow", "boolean", "true"),
         ("ducking", "level", "number 0…1", "0.2"),
@@ -94,6 +95,7 @@ public struct PolicyDocument: Hashable, Sendable {
                                                                      "on-should-resume": .onShouldResume,
                                                                      "if-was-playing": .ifWasPlaying]) ?? .onShouldResume
         policy.notifiesOthersOnDeactivation = try reader.bool("interruption", "notify-others") ?? true
+        policy.whenDucked = try reader.choice("interruption", "when-ducked", ["duck": DuckResponse.duck, "pause": .pause]) ?? .duck
         policy.whenOutputRemoved = try reader.choice("routes", "when-output-removed",
                                                      ["pause": OutputRemovedResponse.pause, "ignore": .ignore]) ?? .ignore
         policy.followsRouteChanges = try reader.bool("routes", "follow") ?? true

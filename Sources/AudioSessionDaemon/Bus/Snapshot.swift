@@ -22,7 +22,7 @@ enum Snapshot {
                 ("waitingFor", engine.turnBlocker(of: session.id).map { .string(BusService.path($0)) } ?? .null),
                 ("interruptedBy", .array(session.interrupters.sorted { "\($0)" < "\($1)" }.map { interrupter in
                     switch interrupter {
-                    case .session(let id): .string(BusService.path(id))
+                    case .session(let id), .voice(let id): .string(BusService.path(id))
                     case .microphoneMuted(let device): .string("microphone muted (\(device))")
                     }
                 })),

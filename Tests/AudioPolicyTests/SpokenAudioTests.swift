@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioPolicy
+import AudioSessionModel
+import Testing
+
+/// Spoken audio is paused, not ducked; and the end of an interruption plays a player again only if the
+/// user did not touch it meanwhile (DESIGN §2).
+@Suite("Spoken audio and resuming what the user wants")
+struct SpokenAudioTests {
+    /// What a voice that ducks others does to a session: its app, or an explicit session's mode.
+    enum Listener: String, CaseIterable, CustomTestStringConvertible {
+        case musicPlayer, podcastPlayer, explicitSpokenAudio, explicitMusic
+        var testDescription: String { rawValue }
+        /// Whether the voice pauses it (else it ducks it).
+        var paused: Bool { self == .podcastPlayer || self == .explicitSpokenAudio }
+    }
+
+    /// A session of `listener` playing one stream.
+    static func playing(_ listener: Listener, _ scene: inout Scene) -> (session: SessionID, stream: StreamID) {
+        switch listener {
+        case .musicPlayer, .podcastPlayer:
+            let stream = scene.startStream(listener == .musicPlayer ? "Music Player" : "Podcasts", role: "music")
+            return (scene.policySession(of: stream), stream)
+        case .explicitSpokenAudio, .explicitMusic:
+            let id = scene.activeSession("app", .playback, mode: listener == .explicitSpokenAudio ? .spokenAudio : .default)
+            return (id, scene.startStream("app", in: id))
+        }
+    }
+
+    @Test("a navigation prompt ducks music and pauses spoken audio, which resumes after its last word",
+          arguments: Listener.allCases)
+    func promptOver(listener: Listener) {
+        var scene = Scene()
+        let (session, stream) = Self.playing(listener, &scene)
+        scene.settle()
+        let volume = scene.volume(stream)
+        let prompt = scene.startStream("Navigation")
+        scene.settle()
+        #expect(scene.isMuted(stream) == listener.paused)
+        #expect((scene.volume(stream) < volume) == !listener.paused, "ducked only when not paused")
+        #expect(scene.interruptionTypes(session) == (listener.paused ? [.began] : []))
+        if listener == .podcastPlayer { #expect(scene.playerCommands(session) == ["pause"]) }
+        if listener == .podcastPlayer { scene.cork(stream) }  // the player paused
+        scene.stopStream(prompt)
+        scene.settle()
+        #expect(scene.interruptionTypes(session) == (listener.paused ? [.began, .ended] : []))
+        if listener.paused { #expect(scene.interruptions(session).last?.shouldResume == true) }
+        if listener == .podcastPlayer { #expect(scene.playerCommands(session) == ["pause", "play"]) }
+        if listener != .podcastPlayer {
+            #expect(!scene.isMuted(stream))
+            #expect(scene.volume(stream) == volume)
+        }
+    }
+
+    @Test("a podcast that starts while a voice speaks is paused at once, and plays after it")
+    func startsDuringTheVoice() {
+        var scene = Scene()
+        let prompt = scene.startStream("Navigation")
+        let stream = scene.startStream("Podcasts", role: "music")
+        let session = scene.policySession(of: stream)
+        scene.settle()
+        #expect(scene.isMuted(stream))
+        #expect(scene.interruptionTypes(session) == [.began])
+        scene.stopStream(prompt)
+        scene.settle()
+        #expect(scene.interruptionTypes(session) == [.began, .ended])
+        #expect(!scene.isMuted(stream))
+    }
+
+    @Test("a player the user plays during the interruption is the user's: the call's end does not play it",
+          arguments: [false, true])
+    func userTouched(touched: Bool) {
+        var scene = Scene()
+        let stream = scene.startStream("Music Player", role: "music")
+        let player = scene.policySession(of: stream)
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        scene.cork(stream)  // paused by the bridge
+        if touched {
+            scene.cork(stream, false)  // the user plays it
+            scene.cork(stream)  // and pauses it again
+        }
+        scene.setActive(call, false, notify: true)
+        #expect(scene.playerCommands(player) == (touched ? ["pause"] : ["pause", "play"]))
+    }
+}

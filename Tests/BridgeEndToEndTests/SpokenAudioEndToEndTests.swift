@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+import AudioTestHarness
+import Foundation
+import Testing
+
+/// Real programs, unmodified: mpv with its MPRIS plugin as a podcast player (a copy of its binary named
+/// `gnome-podcasts`, which the shipped audiobook policy names) paused while speech-dispatcher speaks; mpv
+/// left paused after a call when the user played and paused it during the call; and a never-resume
+/// policy of the user's own.
+@Suite("Spoken audio paused, and resuming only what the user wants, with real programs", .serialized)
+struct SpokenAudioEndToEndTests {
+    /// Starts a copy of mpv named `binary` playing `file` in a loop, with its MPRIS plugin.
+    static func startMPV(named binary: String, playing file: String, _ server: SoundServer) throws -> MPRISPlayer {
+        let folder = server.root + "/bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/" + binary
+        if !FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.copyItem(atPath: try TestProcess.which("mpv"), toPath: path)
+        }
+        let log = server.root + "/logs/\(binary).log"
+        _ = try server.spawnDetached(path, ["--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
+                                            "--script=/usr/lib/mpv-mpris/mpris.so", file], log: log)
+        let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
+        try waitUntil("\(binary) to play (its output: \(textSoFar(log)))", timeout: .seconds(20)) { player.status == "Playing" }
+        return player
+    }
+
+    @Test("mpv as a podcast player is paused, not ducked, while speech-dispatcher speaks, and plays after the last word",
+          arguments: SoundServerKind.underTest)
+    func podcastPausedForSpeech(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
+        let episode = server.root + "/episode.wav"
+        let spoken = try TestProcess.run("espeak-ng", ["-w", episode, "This week on the podcast: a long talk about sound on Linux."],
+                                         environment: server.environment)
+        #expect(spoken.status == 0, "\(spoken.output)")
+        let player = try Self.startMPV(named: "gnome-podcasts", playing: episode, server)
+        let stream = try server.reportedStream(of: "mpv")
+        let client = try scenario.client()
+        try waitUntil("the podcast player under the audiobook policy") {
+            (try scenario.snapshot(client)["sessions"] as? [[String: Any]] ?? [])
+                .contains { $0["policy"] as? String == "audiobook" && $0["active"] as? Bool == true }
+        }
+        let volume = try server.reportedStream(index: stream.index)?.volume
+
+        let speechd = try server.spawn("speech-dispatcher", ["--run-single", "--timeout", "0"])
+        let socket = server.runtimeDirectory + "/speech-dispatcher/speechd.sock"
+        try waitUntil("speech-dispatcher's socket (it printed: \(speechd.output.suffix(500)))") { unixSocketAccepts(socket) }
+        let say = try server.spawn("spd-say", ["--wait", "In two hundred metres, turn left. Then keep right at the fork."])
+        try waitUntil("the podcast paused while the voice speaks (status \(player.status), spd-say: \(say.output))") {
+            player.status == "Paused"
+        }
+        #expect(try server.reportedStream(index: stream.index)?.volume == volume, "paused, not ducked: its volume untouched")
+        try waitUntil("spd-say to finish", timeout: .seconds(30)) { !say.isRunning }
+        try waitUntil("the podcast playing again after the last word (status \(player.status))") { player.status == "Playing" }
+        try waitUntil("its stream unmuted") { try scenario.muted(stream) == false }
+    }
+
+    @Test("mpv paused by a call, then played and paused by the user during it, stays paused after the call",
+          arguments: SoundServerKind.underTest)
+    func userPausedDuringTheCall(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let server = scenario.server
+        let (player, log, _) = try RealPlayerTests.startMPV(server)
+        let stream = try server.reportedStream(of: "mpv")
+        let client = try scenario.client()
+        _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
+        func playerctl(_ command: String) throws {
+            let result = try TestProcess.run("playerctl", ["--player=mpv", command], environment: server.environment)
+            #expect(result.status == 0, "playerctl \(command): \(result.output)")
+        }
+        try playerctl("pause")
+        try playerctl("play")
+        try waitUntil("the bridge to see mpv play again") { try scenario.bridgeView(of: stream.index, client)?["corked"] as? Bool == false }
+        try playerctl("pause")
+        try waitUntil("mpv paused by the user (status \(player.status))") { player.status == "Paused" }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try Self.expectNotPlayedAgain(scenario, player)
+    }
+
+    /// Under the shipped media-player policy the same call plays mpv again (`RealPlayerTests`).
+    @Test("an app under the user's never-resume policy stays paused after a call",
+          arguments: SoundServerKind.underTest)
+    func neverResume(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        let folder = server.root + "/policies"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: BridgeDaemon.policiesFolder) where file.hasSuffix(".toml") {
+            try FileManager.default.copyItem(atPath: BridgeDaemon.policiesFolder + "/" + file, toPath: folder + "/" + file)
+        }
+        try """
+            schema = 1
+            description = "mpv, never played again after an interruption (the user's own override)"
+            [session]
+            category = "playback"
+            [interruption]
+            resume = "never"
+            [mpris]
+            use = true
+            [match]
+            binaries = ["mpv"]
+            precedence = 900
+            """.write(toFile: folder + "/mpv-never-resume.toml", atomically: true, encoding: .utf8)
+        let scenario = try Scenario(server: server, daemonArguments: ["--policies", folder])
+        defer { scenario.stop() }
+        let (player, log, _) = try RealPlayerTests.startMPV(server)
+        let client = try scenario.client()
+        let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
+        #expect(try client.property(session, "AppId") == .string("mpv"))
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try Self.expectNotPlayedAgain(scenario, player)
+    }
+
+    /// After mpv's interruption ended, the bridge did not play it (a play would be decided and recorded
+    /// in the step that ends the interruption), and it is paused.
+    static func expectNotPlayedAgain(_ scenario: Scenario, _ player: MPRISPlayer) throws {
+        var ended: [String: Any] = [:]
+        try waitUntil("mpv's interruption to end") {
+            ended = scenario.daemon.records.last {
+                $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" && $0["app"] as? String == "mpv"
+            } ?? [:]
+            return !ended.isEmpty
+        }
+        let plays = scenario.daemon.records.filter {
+            $0["event"] as? String == "action" && $0["action"] as? String == "play" && "\($0["session"] ?? "")" == "\(ended["session"] ?? "-")"
+        }
+        #expect(plays.isEmpty, "the bridge played mpv again: \(plays)")
+        #expect(player.status == "Paused")
+    }
+}
