@@ -138,7 +138,7 @@ extension PolicyEngine {
     mutating func interrupt(_ victimID: SessionID, by interrupterID: SessionID, fade: Duration? = nil, forVoice: Bool = false) {
         guard var victim = sessions[victimID], let interrupter = sessions[interrupterID] else { return }
         let first = victim.interrupters.isEmpty
-        if first { victim.wasPlayingWhenInterrupted = victim.playingOutputs > 0 }
+        if first { victim.wasPlayingWhenInterrupted = victim.playingOutputs > 0 || victim.awaitsOwnPlay }
         victim.interrupters.insert(forVoice ? .voice(interrupterID) : .session(interrupterID))
         victim.isActive = false
         victim.autoDeactivateAt = nil
@@ -186,7 +186,10 @@ extension PolicyEngine {
         }
         if session.pausedPlayer {
             sessions[id]?.pausedPlayer = false
-            if resume { emit(.playPlayer(id, why: "interruption ended with shouldResume")) }
+            if resume {
+                sessions[id]?.awaitsOwnPlay = true
+                emit(.playPlayer(id, why: "interruption ended with shouldResume"))
+            }
         }
         guard session.kind == .policy else { return }
         // A policy session whose streams still run takes the audio back, or, if a higher-priority

@@ -79,6 +79,10 @@ public struct Session: Hashable, Sendable {
     var routeHold: RouteHold?
     var wasPlayingWhenInterrupted = false
     var pausedPlayer = false
+    /// The bridge played the session's player (MPRIS `Play`) and has not yet seen its stream play: the
+    /// next start of its stream is the bridge's own doing, not the user's (DESIGN §2, *Resume only what
+    /// was playing*), and until then the player counts as playing.
+    var awaitsOwnPlay = false
     /// Whether the bridge pauses and plays this session's player: a policy session's when its policy
     /// allows MPRIS, an explicit session's when it registered one.
     var drivesPlayer: Bool { kind == .policy ? policy.usesMPRIS : nowPlayingPlayer != nil }

@@ -67,6 +67,26 @@ struct SpokenAudioTests {
         #expect(!scene.isMuted(stream))
     }
 
+    @Test("the start the bridge's own play causes, reported after a second voice paused the player again, is not the user's")
+    func ownPlayReportedLate() {
+        var scene = Scene()
+        let stream = scene.startStream("Podcasts", role: "music")
+        let session = scene.policySession(of: stream)
+        scene.settle()
+        let first = scene.startStream("Navigation")
+        scene.settle()
+        scene.cork(stream)  // paused for the first sentence
+        scene.stopStream(first)
+        scene.settle()  // the gap: the bridge plays the player; its stream has not started yet
+        #expect(scene.playerCommands(session) == ["pause", "play"])
+        let second = scene.startStream("Navigation")
+        scene.cork(stream, false)  // the bridge's play, reported only now
+        scene.cork(stream)  // paused for the second sentence
+        scene.stopStream(second)
+        scene.settle()
+        #expect(scene.playerCommands(session) == ["pause", "play", "pause", "play"])
+    }
+
     @Test("a player the user plays during the interruption is the user's: the call's end does not play it",
           arguments: [false, true])
     func userTouched(touched: Bool) {

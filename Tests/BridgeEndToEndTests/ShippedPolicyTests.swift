@@ -87,8 +87,8 @@ struct ShippedPolicyTests {
         let (server, daemon) = (scenario.server, scenario.daemon)
         let client = try BusClient(address: server.busAddress!)
         func log(_ binary: String) -> String { server.root + "/logs/\(binary).log" }
-        @discardableResult func play(_ binary: String) throws -> Int32 {
-            try server.spawnDetached(try Self.pacat(named: binary, in: server), ["--playback", "--raw", "/dev/zero"], log: log(binary))
+        @discardableResult func play(_ binary: String, _ file: String = "/dev/zero") throws -> Int32 {
+            try server.spawnDetached(try Self.pacat(named: binary, in: server), ["--playback", "--raw", file], log: log(binary))
         }
         try play("mpv")
         let music = try server.reportedStream(of: "mpv", timeout: .seconds(30))
@@ -103,7 +103,8 @@ struct ShippedPolicyTests {
         #expect(try musicLevels().mute == false && musicLevels().volume == 0x10000, "a game mixes")
         kill(game, SIGKILL)
 
-        let navigation = try play("gnome-maps")
+        // A navigation prompt ducks while it sounds (sound, not presence): it plays a tone.
+        let navigation = try play("gnome-maps", try server.writeSound([(true, 30)], name: "prompt"))
         try waitUntil("navigation to duck the music") { try musicLevels().volume == 0x10000 / 5 }
         kill(navigation, SIGKILL)
         try waitUntil("the music's volume back") { try musicLevels().volume == 0x10000 }

@@ -51,10 +51,54 @@ struct SpokenAudioEndToEndTests {
         try waitUntil("the podcast paused while the voice speaks (status \(player.status), spd-say: \(say.output))") {
             player.status == "Paused"
         }
-        #expect(try server.reportedStream(index: stream.index)?.volume == volume, "paused, not ducked: its volume untouched")
         try waitUntil("spd-say to finish", timeout: .seconds(30)) { !say.isRunning }
-        try waitUntil("the podcast playing again after the last word (status \(player.status))") { player.status == "Playing" }
-        try waitUntil("its stream unmuted") { try scenario.muted(stream) == false }
+        func decisions() -> String {
+            scenario.daemon.records.filter { ["interruption", "action", "session.active", "stream.sound"].contains($0["event"] as? String ?? "") }
+                .map { "\($0["ts"] ?? "") \($0["event"] ?? "") \($0["app"] ?? $0["stream"] ?? "") \($0["type"] ?? $0["action"] ?? $0["active"] ?? $0["sounding"] ?? "")" }
+                .joined(separator: "\n")
+        }
+        try waitUntil("the podcast playing again after the last word (status \(player.status)); the bridge:\n\(decisions())") {
+            player.status == "Playing"
+        }
+        try waitUntil("its stream unmuted, at its volume") {
+            try scenario.muted(stream) == false && server.reportedStream(index: stream.index)?.volume == volume
+        }
+        let ducks = scenario.daemon.records.filter {
+            $0["event"] as? String == "action" && $0["action"] as? String == "duck" && $0["stream"] as? String == "sink-input/\(stream.index)"
+        }
+        #expect(ducks.isEmpty, "paused, not ducked: \(ducks)")
+    }
+
+    @Test("a navigation prompt from GStreamer, its stream open after the words, ducks the music only while it sounds",
+          arguments: SoundServerKind.underTest)
+    func navigationFollowsSound(kind: SoundServerKind) throws {
+        let bridged = try BridgedServer(kind)
+        defer { bridged.stop() }
+        let server = bridged.server
+        let (_, musicVolume) = try SoundNotPresenceTests.music(bridged)
+        // espeak-ng's prompt, then eight seconds of silence in the same file: the stream stays open.
+        let words = server.root + "/prompt-words.wav", prompt = server.root + "/prompt.wav"
+        let spoken = try TestProcess.run("espeak-ng", ["-w", words, "In two hundred metres, turn left."], environment: server.environment)
+        #expect(spoken.status == 0, "\(spoken.output)")
+        let padded = try TestProcess.run("/usr/bin/python3", ["-c", """
+            import sys, wave
+            source = wave.open(sys.argv[1]); params = source.getparams(); frames = source.readframes(params.nframes)
+            out = wave.open(sys.argv[2], "wb"); out.setparams(params)
+            out.writeframes(frames + bytes(params.sampwidth * params.nchannels * params.framerate * 8)); out.close()
+            """, words, prompt], environment: server.environment)
+        #expect(padded.status == 0, "\(padded.output)")
+        let maps = server.root + "/bin/gnome-maps"
+        try FileManager.default.createDirectory(atPath: server.root + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try TestProcess.which("gst-launch-1.0"), toPath: maps)
+        let pipeline = try server.spawn(maps, ["-q", "filesrc", "location=\(prompt)", "!", "wavparse", "!", "audioconvert", "!",
+                                               "audioresample", "!", "pulsesink"])
+        let user = SoundNotPresenceTests.userVolume
+        try bridged.waitUntil("the music ducked while the prompt speaks (\(pipeline.output))") { try musicVolume().map { $0 < user } == true }
+        try bridged.waitUntil("the music back at the user's volume after the words") { try musicVolume() == user }
+        #expect(pipeline.isRunning, "the prompt's stream is still open, in its silence")
+        #expect(bridged.daemon.records.contains {
+            $0["event"] as? String == "session.created" && $0["policy"] as? String == "navigation"
+        }, "GStreamer named gnome-maps is a navigation prompt")
     }
 
     @Test("mpv paused by a call, then played and paused by the user during it, stays paused after the call",

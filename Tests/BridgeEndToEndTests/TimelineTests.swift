@@ -33,8 +33,10 @@ struct TimelineTests {
         try server.move(sinkInput: music.index, to: "headphones")
         let musicSession = try session(of: "Music")
 
+        // A prompt that sounds: navigation ducks while its stream carries sound.
         let maps = try server.spawnDetached(try ShippedPolicyTests.pacat(named: "gnome-maps", in: server),
-                                            ["--playback", "--raw", "/dev/zero"], log: log("gnome-maps"))
+                                            ["--playback", "--raw", try server.writeSound([(true, 30)], name: "prompt")],
+                                            log: log("gnome-maps"))
         try waitUntil("the prompt to duck the music") { try server.reportedStream(index: music.index)?.volume["front-left"] == 0x10000 / 5 }
         let mapsSession = try session(of: "gnome-maps")
         kill(maps, SIGKILL)
