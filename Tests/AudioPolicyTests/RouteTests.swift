@@ -287,12 +287,17 @@ struct RouteTests {
         #expect(scene.routeReasons(music) == [.oldDeviceUnavailable])
     }
 
+    /// A media player playing on headphones: the headphones, its stream and its policy session.
+    static func playerOnHeadphones(_ scene: inout Scene) -> (headphones: DeviceID, stream: StreamID, player: SessionID) {
+        let headphones = scene.plugHeadphones()
+        let stream = scene.startStream("Music Player", role: "music")
+        return (headphones, stream, scene.policySession(of: stream))
+    }
+
     @Test("the privacy rule: a media player's policy pauses it when its headphones vanish")
     func privacyRulePausesPlayer() {
         var scene = Scene()
-        let headphones = scene.plugHeadphones()
-        let stream = scene.startStream("Music Player", role: "music")
-        let player = scene.policySession(of: stream)
+        let (headphones, _, player) = Self.playerOnHeadphones(&scene)
         scene.settle()
         scene.unplug(headphones)
         #expect(scene.playerCommands(player) == ["pause"])
@@ -302,9 +307,7 @@ struct RouteTests {
     @Test("a player paused by a call whose headphones go during it is not played again when the call ends")
     func playerPausedByCallStaysPausedAfterUnplug() {
         var scene = Scene()
-        let headphones = scene.plugHeadphones()
-        let stream = scene.startStream("Music Player", role: "music")
-        let player = scene.policySession(of: stream)
+        let (headphones, stream, player) = Self.playerOnHeadphones(&scene)
         let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
         scene.settle()
         scene.cork(stream)  // the player paused
@@ -317,9 +320,7 @@ struct RouteTests {
     @Test("a player paused at an unplug is paused and played again by a later call as any other")
     func playerPausedAtUnplugFollowsLaterCall() {
         var scene = Scene()
-        let headphones = scene.plugHeadphones()
-        let stream = scene.startStream("Music Player", role: "music")
-        let player = scene.policySession(of: stream)
+        let (headphones, stream, player) = Self.playerOnHeadphones(&scene)
         scene.settle()
         scene.unplug(headphones)
         scene.cork(stream)  // paused by the unplug (the bridge's or WirePlumber's pause)

@@ -60,6 +60,23 @@ extension RealPlayerTests {
         try waitUntil("mpv's stream unmuted on the server") { try server.reportedStream(index: stream.index)?.mute == false }
     }
 
+    /// After mpv's interruption ended, the bridge did not play it (a play would be decided and recorded
+    /// in the step that ends the interruption), and it is paused.
+    static func expectNotPlayedAgain(_ scenario: Scenario, _ player: MPRISPlayer) throws {
+        var ended: [String: Any] = [:]
+        try waitUntil("mpv's interruption to end") {
+            ended = scenario.daemon.records.last {
+                $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" && $0["app"] as? String == "mpv"
+            } ?? [:]
+            return !ended.isEmpty
+        }
+        let plays = scenario.daemon.records.filter {
+            $0["event"] as? String == "action" && $0["action"] as? String == "play" && "\($0["session"] ?? "")" == "\(ended["session"] ?? "-")"
+        }
+        #expect(plays.isEmpty, "the bridge played mpv again: \(plays)")
+        #expect(player.status == "Paused")
+    }
+
     /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose
     /// connection owns the sessions tests make), and waits until it says it plays.
     /// `output` is mpv's audio output: `pulse` (libpulse) or `pipewire` (a native PipeWire client).

@@ -125,7 +125,7 @@ struct SpokenAudioEndToEndTests {
         try playerctl("pause")
         try waitUntil("mpv paused by the user (status \(player.status))") { player.status == "Paused" }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try Self.expectNotPlayedAgain(scenario, player)
+        try RealPlayerTests.expectNotPlayedAgain(scenario, player)
     }
 
     /// Under the shipped media-player policy the same call plays mpv again (`RealPlayerTests`).
@@ -162,23 +162,6 @@ struct SpokenAudioEndToEndTests {
         try client.setActive(call.path, true)
         try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try Self.expectNotPlayedAgain(scenario, player)
-    }
-
-    /// After mpv's interruption ended, the bridge did not play it (a play would be decided and recorded
-    /// in the step that ends the interruption), and it is paused.
-    static func expectNotPlayedAgain(_ scenario: Scenario, _ player: MPRISPlayer) throws {
-        var ended: [String: Any] = [:]
-        try waitUntil("mpv's interruption to end") {
-            ended = scenario.daemon.records.last {
-                $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" && $0["app"] as? String == "mpv"
-            } ?? [:]
-            return !ended.isEmpty
-        }
-        let plays = scenario.daemon.records.filter {
-            $0["event"] as? String == "action" && $0["action"] as? String == "play" && "\($0["session"] ?? "")" == "\(ended["session"] ?? "-")"
-        }
-        #expect(plays.isEmpty, "the bridge played mpv again: \(plays)")
-        #expect(player.status == "Paused")
+        try RealPlayerTests.expectNotPlayedAgain(scenario, player)
     }
 }

@@ -20,18 +20,7 @@ struct UnpluggedPlayerTests {
         try waitUntil("the call to pause mpv (status \(rig.player.status))") { rig.player.status == "Paused" }
         try rig.unplugHeadphones()
         try rig.client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        var ended: [String: Any] = [:]
-        try waitUntil("mpv's interruption to end (\(rig.mpvRecords()))") {
-            ended = rig.mpvRecords().last { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" } ?? [:]
-            return !ended.isEmpty
-        }
-        // A play would be decided in the step that ends the interruption, and recorded with it.
-        let plays = rig.scenario.daemon.records.filter {
-            $0["event"] as? String == "action" && $0["action"] as? String == "play"
-                && "\($0["session"] ?? "")" == "\(ended["session"] ?? "-")"
-        }
-        #expect(plays.isEmpty, "the bridge played mpv again: \(plays)")
-        #expect(rig.player.status == "Paused")
+        try RealPlayerTests.expectNotPlayedAgain(rig.scenario, rig.player)
     }
 
     @Test("mpv paused at an unplug plays on the speakers when the user says so, and a call then pauses and resumes it",
