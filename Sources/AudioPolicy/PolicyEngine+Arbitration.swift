@@ -173,9 +173,12 @@ extension PolicyEngine {
         }
     }
 
-    mutating func interruptionEnded(_ id: SessionID, shouldResume: Bool, interrupter: String?,
+    mutating func interruptionEnded(_ id: SessionID, shouldResume asked: Bool, interrupter: String?,
                                     reason: InterruptionReason, interrupterSession: SessionID? = nil) {
         guard let session = sessions[id] else { return }
+        // A session the user took back during the interruption is not told to resume.
+        let shouldResume = asked && !session.playedDuringInterruption
+        sessions[id]?.playedDuringInterruption = false
         emit(.interruption(id, .ended, reason: reason, options: shouldResume ? .shouldResume : [],
                            interrupter: interrupter, interrupterSession: interrupterSession))
         let resume: Bool

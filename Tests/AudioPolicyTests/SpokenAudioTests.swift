@@ -87,6 +87,22 @@ struct SpokenAudioTests {
         #expect(scene.playerCommands(session) == ["pause", "play", "pause", "play"])
     }
 
+    @Test("an app that opted in and plays again during its interruption is not told shouldResume at its end",
+          arguments: [false, true])
+    func optedInTookItBack(played: Bool) {
+        var scene = Scene()
+        let app = scene.activeSession("app", .playback)
+        let stream = scene.startStream("app", in: app)
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.cork(stream)  // the app paused, as Apple's guide says
+        if played {
+            scene.cork(stream, false)  // the user played it during the call
+            scene.cork(stream)
+        }
+        scene.setActive(call, false, notify: true)
+        #expect(scene.interruptions(app).last?.shouldResume == !played)
+    }
+
     @Test("a player the user plays during the interruption is the user's: the call's end does not play it",
           arguments: [false, true])
     func userTouched(touched: Bool) {
