@@ -85,6 +85,14 @@ struct OtherLanguageClientsTests {
         try bus.setActive(call, true)
         var environment = server.environment
         environment["PYTHONPATH"] = Self.python
+        // Watched with stock tools: gdbus for the signal, busctl for the property.
+        let monitor = try server.spawn("gdbus", ["monitor", "--address", server.busAddress!, "--dest", BusClient.bridge])
+        try waitUntil("gdbus monitor to listen") { monitor.output.contains("Monitoring") }
+        func activationState(_ path: String) throws -> String {
+            try TestProcess.run("busctl", ["--address=\(server.busAddress!)", "get-property", BusClient.bridge, path,
+                                           BusClient.sessionInterface, "ActivationState"], environment: server.environment)
+                .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let (program, arguments) = try command(for: client, in: server.root)
         let player = try TestProcess(program, arguments, environment: environment, logDirectory: server.root + "/logs")
         defer { player.stop() }
@@ -92,10 +100,11 @@ struct OtherLanguageClientsTests {
         try waitUntil("the \(client) player to be ready (\(player.output))") { player.output.contains("ready /io/github/audiosession/") }
         #expect(lines().contains("activation: waiting"), "\(lines())")
         let path = try #require(lines().first { $0.hasPrefix("ready ") }.map { String($0.dropFirst("ready ".count)) })
-        #expect(try bus.property(path, "ActivationState") == .string("waiting"))
+        #expect(try activationState(path) == "s \"waiting\"")
         try bus.setActive(call, false)
         try waitUntil("activation granted (\(lines()))") { lines().contains("activation granted") }
-        #expect(try bus.property(path, "ActivationState") == .string("active"))
+        try waitUntil("ActivationGranted seen by gdbus monitor") { monitor.output.contains("\(path): io.github.audiosession.Session1.ActivationGranted") }
+        #expect(try activationState(path) == "s \"active\"")
         #expect(!lines().contains { $0.hasPrefix("error") }, "\(lines())")
     }
 
