@@ -39,6 +39,20 @@ struct TopScreenTests {
         #expect(lines.last == "12:00:00.000 Music interrupted by Phone")
     }
 
+    @Test("a session waiting for its turn shows WAITING and for whom")
+    func waiting() {
+        var podcasts = Self.session(4, "Podcasts")
+        podcasts["active"] = false
+        podcasts["activation"] = "waiting"
+        podcasts["waitingFor"] = "/io/github/audiosession/Bridge1/session/2"
+        var snapshot = Self.snapshot
+        snapshot["sessions"] = (Self.snapshot["sessions"] as? [[String: Any]] ?? []) + [podcasts]
+        let lines = TopScreen(snapshot: snapshot, decisions: [], columns: 100, rows: 30, colour: false).lines()
+        let line = lines.first { $0.hasPrefix("session/4") } ?? ""
+        #expect(line.contains("WAITING for Phone"), "\(line)")
+        #expect(!line.contains("inactive"), "\(line)")
+    }
+
     @Test("80×24 holds everything, many sessions fold into '… more', and colour only without NO_COLOR")
     func fits() {
         var crowded = Self.snapshot
