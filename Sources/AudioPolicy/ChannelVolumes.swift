@@ -21,6 +21,22 @@ public struct ChannelVolumes: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How close two volumes must be for a server's memory to keep one for the other: WirePlumber 0.5
+    /// saves a stream's volume only when it differs from the saved one at four decimals of the linear
+    /// (cubed) volume, so a level within that of one it saved comes back as the saved one.
+    public static let memoryPrecision = 0.0001
+
+    /// Whether a server's memory may give `volume` back for this volume (or this one for it): every
+    /// channel's linear volume within ``memoryPrecision``.
+    public func isRemembered(as volume: ChannelVolumes) -> Bool {
+        guard volume.values.count == values.count else { return false }
+        func linear(_ raw: UInt32) -> Double {
+            let fraction = Double(raw) / Double(Self.norm)
+            return fraction * fraction * fraction
+        }
+        return zip(values, volume.values).allSatisfy { abs(linear($0) - linear($1)) < Self.memoryPrecision }
+    }
+
     /// Every channel scaled by `factor` (0…1), rounded down.
     public func scaled(by factor: Double) -> ChannelVolumes {
         let clamped = min(1, max(0, factor))

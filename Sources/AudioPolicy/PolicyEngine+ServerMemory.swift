@@ -124,9 +124,12 @@ struct BridgeSetLevels: Hashable, Sendable {
         if mute && !user { muted = true }
     }
 
-    /// Whether `volume`, which is not the user's, is one the bridge set.
+    /// Whether `volume`, which is not the user's, is one the bridge set, as the server's memory keeps it
+    /// (``ChannelVolumes/isRemembered(as:)``: WirePlumber 0.5 kept an earlier fade's step for a duck
+    /// within its rounding of it).
     func holds(volume: ChannelVolumes, userVolume: ChannelVolumes) -> Bool {
-        volume != userVolume && (volumes.contains(volume) || unfinishedFade.map { $0.from.spans(volume, to: $0.to) } == true)
+        volume != userVolume && !volume.isRemembered(as: userVolume)
+            && (volumes.contains { $0.isRemembered(as: volume) } || unfinishedFade.map { $0.from.spans(volume, to: $0.to) } == true)
     }
 
     /// Whether `mute`, which is not the user's, is the bridge's mute.

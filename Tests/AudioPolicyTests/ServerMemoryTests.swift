@@ -69,6 +69,27 @@ struct ServerMemoryTests {
         #expect(scene.isMuted(third), "the bridge never touched the second stream: the memory is the user's")
     }
 
+    /// WirePlumber 0.5 saves a volume only when it differs from the saved one at four decimals of the
+    /// linear volume, so after a duck it may give back an earlier level near the duck (PipeWire 1.6 gave
+    /// 8245 for a duck at 8192). Each row: the next stream's level against the duck's, and whether it is
+    /// the server's memory (the user's level comes back) or someone's choice (it stays).
+    @Test("the next stream at a level the server keeps for the duck gets the user's level; a level apart stays",
+          arguments: [(Int64(0), true), (53, true), (-40, true), (600, false)])
+    func memoryWithinTheServersRounding(offset: Int64, remembered: Bool) {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        let prompt = scene.startStream("Navigation")
+        scene.settle()
+        let ducked = scene.volume(song)
+        scene.stopStream(song)
+        scene.stopStream(prompt)
+        scene.settle()
+        let level = UInt32(Int64(ducked) + offset)
+        let next = scene.startStream("Music Player", role: "music", volume: level)
+        scene.settle()
+        #expect(scene.volume(next) == (remembered ? 0xC000 : level))
+    }
+
     @Test("a ducked stream that ends: the next one starts at the user's volume, not the duck")
     func duckedStreamEnds() {
         var scene = Scene()
