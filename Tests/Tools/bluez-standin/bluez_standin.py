@@ -273,8 +273,14 @@ class Headset:
             self.answered("hfp")
 
     def at_readable(self, fd, condition):
+        # An earlier connection's socket (the headset reconnected): its watch ends with it. Reading the
+        # current socket here blocked the stand-in for good when that one had nothing to read.
+        if self.hfp is None or fd != self.hfp.fileno():
+            return False
         try:
-            data = self.hfp.recv(4096) if self.hfp is not None else b""
+            data = self.hfp.recv(4096, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return True
         except OSError:
             data = b""
         if not data:
