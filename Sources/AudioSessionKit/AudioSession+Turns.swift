@@ -28,12 +28,16 @@ extension AudioSession {
         guard let state = reply.first?.stringValue.flatMap(ActivationState.init(rawValue:)) else {
             throw AudioSessionError(.unspecified, "the bridge answered RequestActivation with \(reply)")
         }
-        update { $0.active = state == .active }
+        update {
+            $0.active = state == .active
+            $0.waitsForTurn = state == .waiting
+        }
         return state
     }
 
     /// Each time a waiting request became active by itself (`ActivationGranted`): the session is
-    /// active from then on. The stream ends when the session goes.
+    /// active from then on. A request still waiting when the bridge restarts is made again; if nothing
+    /// blocks it any more, the grant comes at once. The stream ends when the session goes.
     public func activationGrants() -> AsyncStream<Void> {
         stream { self.grantContinuations[$0] = $1 } remove: { self.grantContinuations[$0] = nil }
     }

@@ -21,6 +21,8 @@ public final class AudioSession: @unchecked Sendable {
     struct Desired {
         var configuration = SessionConfiguration.initial
         var active = false
+        /// The session asked for its turn (`requestActivation`) and has not been granted it.
+        var waitsForTurn = false
         var preferredSampleRate: Double?
         var preferredIOBufferDuration: Double?
         var preferredInput: String?
@@ -140,6 +142,21 @@ public final class AudioSession: @unchecked Sendable {
             _ = try? link.call(path, interface, "SetNowPlayingPlayer", [.string(player)])
         }
         if wanted.active { _ = try link.call(path, interface, "SetActive", [.bool(true), .strings([])]) }
+        if wanted.waitsForTurn,
+            try link.call(path, interface, "RequestActivation", [.strings([])]).first?.stringValue == ActivationState.active.rawValue
+        {
+            // No call any more: the turn the app waits for has come.
+            granted()
+        }
+    }
+
+    /// The session's turn came (`ActivationGranted`, or asked again after the bridge restarted and active at once).
+    func granted() {
+        update {
+            $0.active = true
+            $0.waitsForTurn = false
+        }
+        lock.withLock { grantContinuations.values.forEach { $0.yield(()) } }
     }
 
     /// Reads every property once (at creation); PropertiesChanged keeps them from then on. The
@@ -212,7 +229,10 @@ public final class AudioSession: @unchecked Sendable {
     /// Activates or deactivates the session.
     public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
         _ = try call("SetActive", [.bool(active), .strings(options.names)])
-        update { $0.active = active }
+        update {
+            $0.active = active
+            $0.waitsForTurn = false
+        }
     }
 
     /// The category the app set (``setCategory(_:mode:options:)``).
@@ -332,8 +352,7 @@ public final class AudioSession: @unchecked Sendable {
             post(Self.silenceSecondaryAudioHintNotification, [AudioSessionSilenceSecondaryAudioHintTypeKey: type.rawValue])
             lock.withLock { hintContinuations.values.forEach { $0.yield(type) } }
         case "ActivationGranted":
-            update { $0.active = true }
-            lock.withLock { grantContinuations.values.forEach { $0.yield(()) } }
+            granted()
         case "MediaServicesWereLost":
             mediaServices(.lost)
         case "MediaServicesWereReset":
