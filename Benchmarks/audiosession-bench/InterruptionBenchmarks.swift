@@ -52,33 +52,29 @@ extension Benchmarks {
                         budget: "(reference)"),
                 against(floor, "phone → \(streams) corked by module-role-cork (inside the server), p50", cork.muted.median,
                         budget: "(reference)"),
-            ] + seenFromOutside("", streams, shipped: shipped, noFade: noFade, floor: floorSeen(results[3], results[4]))
+            ] + seenFromOutside("", streams, shipped: shipped, noFade: noFade, floor: floorOfTwoMuters(results[3], results[4], \.firstSeen))
         }
     }
 
     /// The floor: two processes of their own muting the music, each on a server of its own, their calls
-    /// taken together, so that neither server's luck in a run decides the floor alone.
-    private static func floorOfTwoMuters(_ one: RigFigures,
-                                         _ other: RigFigures) -> Duration {
-        (one.muted + other.muted).median
+    /// taken together, so that neither server's luck in a run decides the floor alone; by default when
+    /// they had it muted, with `\.firstSeen` when the caller's own view showed it (from outside).
+    private static func floorOfTwoMuters(_ one: RigFigures, _ other: RigFigures,
+                                         _ figure: KeyPath<RigFigures, Samples> = \.muted) -> Duration {
+        (one[keyPath: figure] + other[keyPath: figure]).median
     }
 
     /// When the shipped policies have the music fully muted, against the floor plus the 30 ms fade: but
     /// with more streams than the bridge fades (``EngineSettings/maxFadingStreams``) it mutes at once,
     /// so the floor is then the processes' muting alone (adding the fade read 0.36× at a hundred).
     private static func fullyMuted(_ shipped: RigFigures, count: Int, streams: String, floor: Duration) -> ReportLine {
-        let fades = count <= EngineSettings().maxFadingStreams
+        let fadesUpTo = EngineSettings().maxFadingStreams
+        let fades = count <= fadesUpTo
         let baseline = fades ? floor + interruptionFade : floor
-        return ReportLine(name: "phone → \(streams) fully muted, shipped policies (\(fades ? "30 ms fade" : "no fade past \(EngineSettings().maxFadingStreams) streams")), p50",
+        return ReportLine(name: "phone → \(streams) fully muted, shipped policies (\(fades ? "30 ms fade" : "no fade past \(fadesUpTo) streams")), p50",
                           figure: shipped.muted.median.formatted,
                           baseline: baseline.formatted + (fades ? " two processes muting + fade" : " two processes muting"),
                           ratio: shipped.muted.median / baseline, budget: "≤ 1.1×")
-    }
-
-    /// The floor from outside: when the caller's own view showed the music muted by the two processes
-    /// of their own, their calls taken together.
-    private static func floorSeen(_ one: RigFigures, _ other: RigFigures) -> Duration {
-        (one.firstSeen + other.firstSeen).median
     }
 
     /// The measure from outside (DESIGN §3): from the call's stream until the caller's own view shows
@@ -135,7 +131,7 @@ extension Benchmarks {
                 against(baseline, "\(stack): phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
                         fader.firstChange.median, budget: "(reference)"),
                 against(baseline, "\(stack): phone → \(streams) muted, fades off, p50", noFade.muted.median, budget: "≤ 1.1×"),
-            ] + seenFromOutside("\(stack): ", streams, shipped: shipped, noFade: noFade, floor: floorSeen(results[2], results[3]))
+            ] + seenFromOutside("\(stack): ", streams, shipped: shipped, noFade: noFade, floor: floorOfTwoMuters(results[2], results[3], \.firstSeen))
             guard withRoles else { return lines }
             let wirePlumber = results[5]
             lines += [

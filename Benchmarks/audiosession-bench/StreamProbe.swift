@@ -64,9 +64,9 @@ final class StreamProbe: @unchecked Sendable {
         let condition: ([UInt32: PulseStream]) -> Bool
         let announcers: (([UInt32: PulseStream]) -> [UInt32])?
         let semaphore = DispatchSemaphore(value: 0)
-        var metAt: ContinuousClock.Instant?
-        /// When the probe's own view first showed the condition met (an answer in hand), whatever the announcers.
-        var seenAt: ContinuousClock.Instant?
+        /// When the condition was met (``met(_:announcedAt:now:)``) and when the probe's own view first
+        /// showed it met (an answer in hand), whatever the announcers.
+        var stamps: (announced: ContinuousClock.Instant, seen: ContinuousClock.Instant)?
         init(_ condition: @escaping ([UInt32: PulseStream]) -> Bool, announcers: (([UInt32: PulseStream]) -> [UInt32])?) {
             self.condition = condition
             self.announcers = announcers
@@ -78,6 +78,11 @@ final class StreamProbe: @unchecked Sendable {
                  now: ContinuousClock.Instant) -> ContinuousClock.Instant {
             guard let announcers else { return now }
             return announcers(streams).compactMap { announcedAt[$0] }.max().map { min($0, now) } ?? now
+        }
+
+        /// Notes the condition met, seen `now`.
+        func stamp(_ streams: [UInt32: PulseStream], announcedAt: [UInt32: ContinuousClock.Instant], now: ContinuousClock.Instant) {
+            stamps = (met(streams, announcedAt: announcedAt, now: now), now)
         }
     }
 
@@ -182,20 +187,19 @@ final class StreamProbe: @unchecked Sendable {
         let waiter = Waiter(condition, announcers: announcers)
         lock.withLock {
             guard condition(known) else { return self.waiter = waiter }
-            waiter.seenAt = .now
-            waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: waiter.seenAt!)
+            waiter.stamp(known, announcedAt: announcedAt, now: .now)
         }
-        if let met = waiter.metAt, let seen = waiter.seenAt { return (met, seen) }
+        if let stamps = waiter.stamps { return stamps }
         let seconds = Double(timeout.components.seconds)
         guard waiter.semaphore.wait(timeout: .now() + seconds) == .success,
-            let (met, seen) = lock.withLock({ waiter.metAt.flatMap { met in waiter.seenAt.map { (met, $0) } } })
+            let stamps = lock.withLock({ waiter.stamps })
         else {
             lock.withLock { self.waiter = nil }
             let states = streams.values.sorted { $0.index < $1.index }.prefix(20)
                 .map { "#\($0.index) \($0.properties["application.name"] ?? "?") mute=\($0.mute) corked=\($0.corked)" }
             throw BenchError("timed out after \(timeout) waiting for \(what); \(streams.count) streams, the first: \(states.joined(separator: ", "))")
         }
-        return (met, seen)
+        return stamps
     }
 
     /// Starts a playing stream with these properties; returns a handle for ``stop(_:)``. With
@@ -392,8 +396,7 @@ final class StreamProbe: @unchecked Sendable {
         let now = ContinuousClock.now
         lock.withLock {
             guard let waiter, waiter.condition(known) else { return }
-            waiter.seenAt = now
-            waiter.metAt = waiter.met(known, announcedAt: announcedAt, now: now)
+            waiter.stamp(known, announcedAt: announcedAt, now: now)
             self.waiter = nil
             waiter.semaphore.signal()
         }

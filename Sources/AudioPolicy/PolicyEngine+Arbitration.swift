@@ -6,10 +6,8 @@ extension PolicyEngine {
                             _ options: SetActiveOptions) {
         guard let session = ownedSession(request, id, caller) else { return }
         let result: Result<ReplyValue, AudioSessionError>
-        if active, let refusal = backgroundActivationRefusal(of: session) {
-            result = .failure(refusal)
-        } else if active {
-            result = activate(id).map { .done }
+        if active {
+            result = activateAsAsked(session).map { .done }
         } else if session.waitingTurn != nil {
             withdrawTurn(id)
             result = .success(.done)
@@ -22,9 +20,21 @@ extension PolicyEngine {
             }
             result = .success(.done)
         }
+        reply(request, to: session, active: active, result)
+    }
+
+    /// An app's own activation (`SetActive(true)`, `RequestActivation`): refused while the session may
+    /// not start in the background, else under arbitration.
+    mutating func activateAsAsked(_ session: Session) -> Result<Void, AudioSessionError> {
+        if let refusal = backgroundActivationRefusal(of: session) { return .failure(refusal) }
+        return activate(session.id)
+    }
+
+    /// Answers an activation or deactivation; a refusal is also recorded.
+    mutating func reply(_ request: RequestID, to session: Session, active: Bool, _ result: Result<ReplyValue, AudioSessionError>) {
         emit(.reply(request, result))
         if case .failure(let error) = result {
-            emit(.record(.sessionActive(id, app: session.appID, active: active, error: error)))
+            emit(.record(.sessionActive(session.id, app: session.appID, active: active, error: error)))
         }
     }
 
@@ -198,6 +208,21 @@ extension PolicyEngine {
         // A policy session whose streams still run takes the audio back, or, if a higher-priority
         // session is active now, is interrupted by that one instead of being left in between.
         autoActivateIfNeeded(id)
+    }
+
+    /// A session whose stream plays again during its interruption was taken back by the user: the
+    /// interruption ends without `shouldResume`, so the bridge does not play its player either (DESIGN
+    /// §2, *Resume only what was playing*). The first start after the bridge's own `Play` is the
+    /// bridge's, however late it is reported (a voice may pause the player again between two sentences
+    /// first).
+    mutating func noteUserTouchedPlayer(_ sessionID: SessionID) {
+        guard let session = sessions[sessionID] else { return }
+        if session.awaitsOwnPlay {
+            sessions[sessionID]?.awaitsOwnPlay = false
+            return
+        }
+        guard session.isInterrupted else { return }
+        sessions[sessionID]?.playedDuringInterruption = true
     }
 
     /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.

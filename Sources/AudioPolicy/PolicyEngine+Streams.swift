@@ -116,7 +116,6 @@ extension PolicyEngine {
             streamAppeared(info)
             return
         }
-        if old.levelsUnknown { streams[info.id]?.takeFirstKnownLevels(info.levels) }
         streams[info.id]?.info = info
         playingChanged(info.id, wasPlaying: old.isPlaying)
         // A native PipeWire stream may be reported before its properties are all there (pipewire-pulse
@@ -127,12 +126,15 @@ extension PolicyEngine {
         {
             join(info.id, sessionID)
         }
-        absorbReportedLevels(info.id, info.levels, precedingCommand: info.levelsPrecedeLastCommand,
-                             answersMayPrecedeCommands: info.answersMayPrecedeCommands)
         if old.levelsUnknown {
-            // What waited for the levels: the server's memory, then the stream's own effects.
+            // The first levels reported are the user's; then what waited for them: the server's memory,
+            // and the stream's own effects.
+            streams[info.id]?.takeFirstKnownLevels(info.levels)
             let remembered = takeRememberedLevels(info.id)
             reconcile(info.id, fade: .zero, why: remembered ? Self.serverMemoryReason : "its levels are reported")
+        } else {
+            absorbReportedLevels(info.id, info.levels, precedingCommand: info.levelsPrecedeLastCommand,
+                                 answersMayPrecedeCommands: info.answersMayPrecedeCommands)
         }
         if old.info.device != info.device, keepOnDevice(old, movedTo: info.device) || keepOffAirPlay(old, movedTo: info.device) {
             return

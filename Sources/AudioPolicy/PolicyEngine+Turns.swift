@@ -10,18 +10,14 @@ extension PolicyEngine {
         if session.isActive || session.waitingTurn != nil {
             return emit(.reply(request, .success(.activation(session.activationState))))
         }
-        if let refusal = backgroundActivationRefusal(of: session) {
-            emit(.reply(request, .failure(refusal)))
-            return emit(.record(.sessionActive(id, app: session.appID, active: true, error: refusal)))
-        }
-        if !session.mixesWithOthers, let blocker = blocker(of: session) {
+        if !session.mixesWithOthers, backgroundActivationRefusal(of: session) == nil, let blocker = blocker(of: session) {
             turnCounter += 1
             sessions[id]?.waitingTurn = turnCounter
             emit(.record(.turn(id, app: session.appID, .waiting, blocker: blocker.id)))
             refreshEffects(ofStreamsIn: id, fade: .zero, why: "\(id) waits for its turn after \(blocker.id)")
             return emit(.reply(request, .success(.activation(.waiting))))
         }
-        emit(.reply(request, activate(id).map { .activation(.active) }))
+        reply(request, to: session, active: true, activateAsAsked(session).map { .activation(.active) })
     }
 
     /// The session a waiting session waits for (the active session of higher rank that blocks it now),

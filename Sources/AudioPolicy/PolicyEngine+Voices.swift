@@ -25,20 +25,4 @@ extension PolicyEngine {
             }
         }
     }
-
-    /// A player the bridge paused for an interruption that plays again while it lasts was played by the
-    /// user: it is the user's from then on, and the interruption's end does not play it, and ends
-    /// without `shouldResume` for an app that opted in (DESIGN §2, *Resume only what was playing*). The first start after the bridge's own `Play` is the bridge's,
-    /// however late it is reported (a voice that pauses the player again between two sentences may come
-    /// first).
-    mutating func noteUserTouchedPlayer(_ sessionID: SessionID) {
-        guard let session = sessions[sessionID] else { return }
-        if session.awaitsOwnPlay {
-            sessions[sessionID]?.awaitsOwnPlay = false
-            return
-        }
-        guard session.isInterrupted else { return }
-        sessions[sessionID]?.pausedPlayer = false
-        sessions[sessionID]?.playedDuringInterruption = true
-    }
 }

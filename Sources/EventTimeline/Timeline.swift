@@ -3,7 +3,8 @@ import Foundation
 
 /// What happened to each session over a stretch of time, built from event-log records: one lane per
 /// session, with spans while it was active, waiting for its turn, interrupted, ducked or muted by the
-/// silent switch or the lock, the session that caused each, and its route changes as marks. Pure: records in, a timeline out.
+/// silent switch or the lock, the session that caused each, and its route changes as marks. Pure:
+/// records in, a timeline out.
 public struct Timeline: Sendable {
     /// What a span shows.
     public enum Kind: String, Sendable, CaseIterable {

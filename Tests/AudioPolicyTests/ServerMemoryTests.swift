@@ -76,18 +76,24 @@ struct ServerMemoryTests {
     @Test("the next stream at a level the server keeps for the duck gets the user's level; a level apart stays",
           arguments: [(Int64(0), true), (53, true), (-40, true), (600, false)])
     func memoryWithinTheServersRounding(offset: Int64, remembered: Bool) {
-        var scene = Scene()
-        let song = scene.startStream("Music Player", role: "music")
-        let prompt = scene.startStream("Navigation")
-        scene.settle()
-        let ducked = scene.volume(song)
-        scene.stopStream(song)
-        scene.stopStream(prompt)
-        scene.settle()
+        var (scene, ducked) = Self.playerEndedDucked()
         let level = UInt32(Int64(ducked) + offset)
         let next = scene.startStream("Music Player", role: "music", volume: level)
         scene.settle()
         #expect(scene.volume(next) == (remembered ? 0xC000 : level))
+    }
+
+    /// A player's stream that ended while navigation ducked it (the prompt ended after it), and the duck's volume.
+    static func playerEndedDucked() -> (Scene, ducked: UInt32) {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        let navigation = scene.startStream("Navigation")
+        scene.settle()
+        let ducked = scene.volume(song)
+        scene.stopStream(song)
+        scene.stopStream(navigation)
+        scene.settle()
+        return (scene, ducked)
     }
 
     @Test("a ducked stream that ends: the next one starts at the user's volume, not the duck")
@@ -234,14 +240,7 @@ struct ServerMemoryTests {
 
     @Test("a ducked stream that ends: the memory of the duck arriving late is undone, a client's volume before it stays")
     func duckMemoryAfterClientVolume() {
-        var scene = Scene()
-        let song = scene.startStream("Music Player", role: "music")
-        let navigation = scene.startStream("Navigation")
-        scene.settle()
-        let ducked = scene.volume(song)
-        scene.stopStream(song)
-        scene.stopStream(navigation)
-        scene.settle()
+        var (scene, ducked) = Self.playerEndedDucked()
         let next = scene.startStream("Music Player", role: "music")
         scene.advance(30)
         scene.userSetsVolume(next, 0x9000)  // the app's own level

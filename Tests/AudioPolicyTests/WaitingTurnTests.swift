@@ -49,12 +49,18 @@ struct WaitingTurnTests {
         #expect(scene.engine.sessions[id]?.isInterrupted == interruptedAtOnce)
     }
 
+    /// A call, and a podcast app's playback session that asked for its turn during it.
+    static func waitingThroughACall(_ scene: inout Scene) -> (call: SessionID, app: SessionID) {
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        let app = session(&scene, "podcasts", .playback)
+        #expect(scene.requestActivation(app) == .success(.activation(.waiting)))
+        return (call, app)
+    }
+
     @Test("a session that waits through a call becomes active by itself when the call ends, told so")
     func grantedWhenTheCallEnds() {
         var scene = Scene()
-        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-        let app = Self.session(&scene, "podcasts", .playback)
-        #expect(scene.requestActivation(app) == .success(.activation(.waiting)))
+        let (call, app) = Self.waitingThroughACall(&scene)
         #expect(scene.requestActivation(app) == .success(.activation(.waiting)), "asked again while waiting")
         #expect(scene.turns(app) == [.waiting])
         #expect(scene.granted(app) == 0)
@@ -67,11 +73,9 @@ struct WaitingTurnTests {
     @Test("a waiting session plays nothing and silences nothing")
     func waitingIsSilentAndHarmless() {
         var scene = Scene()
-        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-        let app = Self.session(&scene, "podcasts", .playback)
+        let (call, app) = Self.waitingThroughACall(&scene)
         let callStream = scene.startStream("call", in: call)
         let callLevels = scene.levels(callStream)
-        #expect(scene.requestActivation(app) == .success(.activation(.waiting)))
         let stream = scene.startStream("podcasts", in: app)
         scene.settle()
         #expect(scene.isMuted(stream))
@@ -87,9 +91,7 @@ struct WaitingTurnTests {
     @Test("SetActive(false) withdraws the request, and so does the owner leaving", arguments: [false, true])
     func withdrawn(ownerLeaves: Bool) {
         var scene = Scene()
-        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-        let app = Self.session(&scene, "podcasts", .playback)
-        _ = scene.requestActivation(app)
+        let (call, app) = Self.waitingThroughACall(&scene)
         let stream = scene.startStream("podcasts", in: app)
         #expect(scene.isMuted(stream))
         if ownerLeaves {
@@ -114,11 +116,7 @@ struct WaitingTurnTests {
         _ = scene.requestActivation(second)
         scene.mark()
         scene.setActive(call, false)
-        let grants = scene.actions.compactMap { action -> SessionID? in
-            if case .activationGranted(let id) = action { return id }
-            return nil
-        }
-        #expect(grants == [first, second])
+        #expect(scene.grants() == [first, second])
         // The newest activation wins: the second, not mixing, interrupts the first.
         #expect(scene.interruptionTypes(first) == [.began])
         #expect(scene.engine.sessions[second]?.isActive == true)
@@ -127,9 +125,7 @@ struct WaitingTurnTests {
     @Test("a second call keeps them waiting until the last call ends")
     func secondCall() {
         var scene = Scene()
-        let one = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-        let app = Self.session(&scene, "podcasts", .playback)
-        _ = scene.requestActivation(app)
+        let (one, app) = Self.waitingThroughACall(&scene)
         let two = scene.activeSession("meeting", .playAndRecord, mode: .videoChat)
         scene.setActive(one, false)
         #expect(scene.granted(app) == 0)
@@ -141,9 +137,7 @@ struct WaitingTurnTests {
     @Test("SetActive(true) never waits: refused during a call, the request still waits")
     func setActiveNeverWaits() {
         var scene = Scene()
-        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-        let app = Self.session(&scene, "podcasts", .playback)
-        _ = scene.requestActivation(app)
+        let (call, app) = Self.waitingThroughACall(&scene)
         #expect(scene.error(scene.setActive(app, true)) == .insufficientPriority)
         #expect(scene.engine.sessions[app]?.activationState == .waiting)
         scene.setActive(call, false)
@@ -165,8 +159,11 @@ extension Scene {
         }
     }
 
-    /// How many times the session was told `ActivationGranted`.
-    func granted(_ id: SessionID) -> Int {
-        actions.filter { if case .activationGranted(id) = $0 { true } else { false } }.count
+    /// The sessions told `ActivationGranted`, in order.
+    func grants() -> [SessionID] {
+        actions.compactMap { if case .activationGranted(let id) = $0 { id } else { nil } }
     }
+
+    /// How many times the session was told `ActivationGranted`.
+    func granted(_ id: SessionID) -> Int { grants().filter { $0 == id }.count }
 }

@@ -267,6 +267,18 @@ public final class BusService {
                 }
             }
         }
+        /// A call that takes `SetActive`'s options at `index`: forwarded as `make` says, or `BadParam`.
+        func withActiveOptions(_ call: MethodCall, at index: Int,
+                               _ make: @escaping (RequestID, SessionID, SetActiveOptions) -> PolicyEvent) -> MethodResult {
+            owned(call) { id, _ in
+                do {
+                    let options = try SetActiveOptions.parse(call.arguments[index].stringArray ?? [])
+                    return forward(call) { make($0, id, options) }
+                } catch {
+                    return .error((error as? AudioSessionError)?.busError ?? .failed("\(error)"))
+                }
+            }
+        }
         let methods: [String: ExportedMethod] = [
             "SetCategory": method("ssas") { call in
                 configure(call) { _ throws(AudioSessionError) in
@@ -280,26 +292,12 @@ public final class BusService {
                     try session.configuration.withMode(SessionMode.parse(call.arguments[0].stringValue ?? ""))
                 }
             },
-            "SetActive": method("bas") { [unowned self] call in
-                owned(call) { id, _ in
-                    do {
-                        let options = try SetActiveOptions.parse(call.arguments[1].stringArray ?? [])
-                        let active = call.arguments[0].boolValue ?? false
-                        return forward(call) { .setActive($0, id, caller: call.sender, active, options) }
-                    } catch {
-                        return .error((error as? AudioSessionError)?.busError ?? .failed("\(error)"))
-                    }
-                }
+            "SetActive": method("bas") { call in
+                let active = call.arguments[0].boolValue ?? false
+                return withActiveOptions(call, at: 1) { .setActive($0, $1, caller: call.sender, active, $2) }
             },
-            "RequestActivation": method("as") { [unowned self] call in
-                owned(call) { id, _ in
-                    do {
-                        let options = try SetActiveOptions.parse(call.arguments[0].stringArray ?? [])
-                        return forward(call) { .requestActivation($0, id, caller: call.sender, options) }
-                    } catch {
-                        return .error((error as? AudioSessionError)?.busError ?? .failed("\(error)"))
-                    }
-                }
+            "RequestActivation": method("as") { call in
+                withActiveOptions(call, at: 0) { .requestActivation($0, $1, caller: call.sender, $2) }
             },
             "SetPrefersNoInterruptionsFromSystemAlerts": method("b") { [unowned self] call in
                 owned(call) { id, _ in
