@@ -61,7 +61,7 @@ extension AudioSession {
         return stream
     }
 
-    /// Reads the property when told and yields it.
+    /// Reads the property when told and yields it; its stream ends when the session lets it go.
     private final class Yield<Value>: @unchecked Sendable {
         let continuation: AsyncStream<Value>.Continuation
         let read: () -> Value?
@@ -69,6 +69,7 @@ extension AudioSession {
             self.continuation = continuation
             self.read = read
         }
+        deinit { continuation.finish() }
         func send() { if let value = read() { continuation.yield(value) } }
     }
 }

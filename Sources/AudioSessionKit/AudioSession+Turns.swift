@@ -39,6 +39,6 @@ extension AudioSession {
     /// active from then on. A request still waiting when the bridge restarts is made again; if nothing
     /// blocks it any more, the grant comes at once. The stream ends when the session goes.
     public func activationGrants() -> AsyncStream<Void> {
-        stream { self.grantContinuations[$0] = $1 } remove: { self.grantContinuations[$0] = nil }
+        stream(\.grantContinuations)
     }
 }

@@ -271,30 +271,37 @@ public final class AudioSession: @unchecked Sendable {
 
     /// Interruptions, as they happen.
     public func interruptions() -> AsyncStream<Interruption> {
-        stream { self.interruptionContinuations[$0] = $1 } remove: { self.interruptionContinuations[$0] = nil }
+        stream(\.interruptionContinuations)
     }
 
     /// Route changes, as they happen.
     public func routeChanges() -> AsyncStream<RouteChange> {
-        stream { self.routeContinuations[$0] = $1 } remove: { self.routeContinuations[$0] = nil }
+        stream(\.routeContinuations)
     }
 
     /// Secondary-audio hints, as they happen.
     public func silenceSecondaryAudioHints() -> AsyncStream<SilenceSecondaryAudioHintType> {
-        stream { self.hintContinuations[$0] = $1 } remove: { self.hintContinuations[$0] = nil }
+        stream(\.hintContinuations)
     }
 
     /// Losses and resets of media services, as they happen.
     public func mediaServicesEvents() -> AsyncStream<MediaServicesEvent> {
-        stream { self.mediaContinuations[$0] = $1 } remove: { self.mediaContinuations[$0] = nil }
+        stream(\.mediaContinuations)
     }
 
-    func stream<T>(_ add: @escaping (UUID, AsyncStream<T>.Continuation) -> Void,
-                           remove: @escaping @Sendable (UUID) -> Void) -> AsyncStream<T> {
+    /// A stream fed from one of the session's tables of continuations. The table, not a closure,
+    /// names where it goes: nothing the session keeps refers back to the session, so the session goes
+    /// when the app lets it go, and its streams end then.
+    func stream<T>(_ table: ReferenceWritableKeyPath<AudioSession, [UUID: AsyncStream<T>.Continuation]> & Sendable)
+        -> AsyncStream<T>
+    {
         let (stream, continuation) = AsyncStream<T>.makeStream()
         let id = UUID()
-        lock.withLock { add(id, continuation) }
-        continuation.onTermination = { [weak self] _ in self?.lock.withLock { remove(id) } }
+        lock.withLock { self[keyPath: table][id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            lock.withLock { self[keyPath: table][id] = nil }
+        }
         return stream
     }
 
