@@ -210,21 +210,6 @@ extension PolicyEngine {
         autoActivateIfNeeded(id)
     }
 
-    /// A session whose stream plays again during its interruption was taken back by the user: the
-    /// interruption ends without `shouldResume`, so the bridge does not play its player either (DESIGN
-    /// §2, *Resume only what was playing*). The first start after the bridge's own `Play` is the
-    /// bridge's, however late it is reported (a voice may pause the player again between two sentences
-    /// first).
-    mutating func noteUserTouchedPlayer(_ sessionID: SessionID) {
-        guard let session = sessions[sessionID] else { return }
-        if session.awaitsOwnPlay {
-            sessions[sessionID]?.awaitsOwnPlay = false
-            return
-        }
-        guard session.isInterrupted else { return }
-        sessions[sessionID]?.playedDuringInterruption = true
-    }
-
     /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.
     mutating func refreshSecondaryAudioHints() {
         let primaries = sessions.primaryIDs

@@ -177,6 +177,7 @@ public struct PolicyEngine: Sendable {
         case .streamVanished(let id): streamVanished(id)
         case .streamSounding(let id): streamSound(id, sounding: true)
         case .streamSilent(let id): streamSound(id, sounding: false)
+        case .playerChanged(let id, let change): playerChanged(id, change)
         case .actionFailed(let action, let error): actionFailed(action, error)
         case .firstMovesNotTaken(let moves): firstMovesNotTaken(moves)
         case .serverLost: serverLost()

@@ -82,6 +82,9 @@ public enum PolicyEvent: Hashable, Sendable {
     case streamSounding(StreamID)
     /// A stream whose sound the bridge watches has been silent for the time asked.
     case streamSilent(StreamID)
+    /// A player the bridge paused (``PolicyAction/pausePlayer(_:why:)``) changed after the pause took
+    /// effect: the user may have taken it back.
+    case playerChanged(SessionID, PlayerChange)
     /// A command the engine asked for failed (the stream is gone, …).
     case actionFailed(PolicyAction, AudioSessionError)
     case serverLost

@@ -119,4 +119,50 @@ struct SpokenAudioTests {
         scene.setActive(call, false, notify: true)
         #expect(scene.playerCommands(player) == (touched ? ["pause"] : ["pause", "play"]))
     }
+
+    /// What a player paused by a call says over MPRIS during the call, and whether the call's end plays
+    /// it again: only when it said nothing that the user alone can have done.
+    static let playerSays: [(PlayerChange, resumed: Bool)] = [
+        (PlayerChange(status: .paused), true),  // the bridge's own pause, or a pause of a paused player
+        (PlayerChange(status: nil), true),  // volume or other properties
+        (PlayerChange(status: .playing), false),  // played (from its window, a key, playerctl)
+        (PlayerChange(status: .stopped), false),  // stopped
+        (PlayerChange(status: nil, otherTrack: true), false),  // skipped to another track, still paused
+        (PlayerChange(status: .paused, otherTrack: true), false),
+    ]
+
+    @Test("a player that plays, stops or skips over MPRIS during the call is the user's; a pause is not",
+          arguments: playerSays)
+    func playerSaysDuringTheCall(change: PlayerChange, resumed: Bool) {
+        var scene = Scene()
+        let stream = scene.startStream("Music Player", role: "music")
+        let player = scene.policySession(of: stream)
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        scene.cork(stream)  // paused by the bridge
+        scene.send(.playerChanged(player, change))
+        scene.setActive(call, false, notify: true)
+        #expect(scene.playerCommands(player) == (resumed ? ["pause", "play"] : ["pause"]))
+    }
+
+    @Test("what a player says after the interruption ended, or when the bridge did not pause it, changes nothing")
+    func playerSaysOutsideTheCall() {
+        var scene = Scene()
+        let stream = scene.startStream("Music Player", role: "music")
+        let player = scene.policySession(of: stream)
+        scene.send(.playerChanged(player, PlayerChange(status: .stopped)))  // not paused by the bridge
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        scene.cork(stream)
+        scene.setActive(call, false, notify: true)
+        #expect(scene.playerCommands(player) == ["pause", "play"])
+        scene.cork(stream, false)  // it plays as the bridge asked
+        scene.send(.playerChanged(player, PlayerChange(status: .playing)))
+        scene.send(.playerChanged(player, PlayerChange(status: .stopped)))  // after the end: the user's own
+        let second = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        scene.settle()
+        scene.cork(stream)
+        scene.setActive(second, false, notify: true)
+        #expect(scene.playerCommands(player) == ["pause", "play", "pause", "play"])
+    }
 }

@@ -80,12 +80,14 @@ extension RealPlayerTests {
     /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose
     /// connection owns the sessions tests make), and waits until it says it plays.
     /// `output` is mpv's audio output: `pulse` (libpulse) or `pipewire` (a native PipeWire client).
-    static func startMPV(_ server: SoundServer, output: String = "pulse") throws -> (player: MPRISPlayer, log: String, pid: Int32) {
+    /// `playlist` is what it plays, in order (a tone by default).
+    static func startMPV(_ server: SoundServer, output: String = "pulse", playlist: [String] = ["av://lavfi:sine=frequency=440"])
+        throws -> (player: MPRISPlayer, log: String, pid: Int32)
+    {
         let log = server.root + "/logs/mpv.log"
         let pid = try server.spawnDetached("mpv", [
             "--no-config", "--no-video", "--no-terminal", "--ao=\(output)", "--script=/usr/lib/mpv-mpris/mpris.so",
-            "av://lavfi:sine=frequency=440",
-        ], log: log)
+        ] + playlist, log: log)
         let player = MPRISPlayer(name: "org.mpris.MediaPlayer2.mpv", server: server)
         try waitUntil("mpv to play (its output: \(textSoFar(log)))", timeout: .seconds(20)) { player.status == "Playing" }
         return (player, log, pid)

@@ -5,8 +5,8 @@ import Testing
 
 /// Real programs, unmodified: mpv with its MPRIS plugin as a podcast player (a copy of its binary named
 /// `gnome-podcasts`, which the shipped audiobook policy names) paused while speech-dispatcher speaks; mpv
-/// left paused after a call when the user played and paused it during the call; and a never-resume
-/// policy of the user's own.
+/// left paused after a call when the user played and paused it, or skipped a track, during the call;
+/// and a never-resume policy of the user's own.
 @Suite("Spoken audio paused, and resuming only what the user wants, with real programs", .serialized)
 struct SpokenAudioEndToEndTests {
     /// Starts a copy of mpv named `binary` playing `file` in a loop, with its MPRIS plugin.
@@ -105,31 +105,74 @@ struct SpokenAudioEndToEndTests {
         #expect(sessions.contains { $0["policy"] as? String == "navigation" }, "GStreamer named gnome-maps is a navigation prompt: \(json)")
     }
 
+    /// mpv playing `playlist`, a call that paused it, and `playerctl` for it.
+    struct PausedByACall {
+        let player: MPRISPlayer
+        let stream: ReportedStream
+        let client: BusClient
+        let call: (path: String, token: String)
+
+        init(_ scenario: Scenario, playlist: [String] = ["av://lavfi:sine=frequency=440"]) throws {
+            let (player, log, _) = try RealPlayerTests.startMPV(scenario.server, playlist: playlist)
+            self.player = player
+            stream = try scenario.server.reportedStream(of: "mpv")
+            client = try scenario.client()
+            _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
+            call = try client.createSession("call")
+            try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+            try client.setActive(call.path, true)
+            try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
+        }
+
+        func playerctl(_ command: String) throws {
+            let result = try TestProcess.run("playerctl", ["--player=mpv", command], environment: player.server.environment)
+            #expect(result.status == 0, "playerctl \(command): \(result.output)")
+        }
+
+        /// Ends the call as the caller would, asking that others resume.
+        func endCall() throws {
+            try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        }
+    }
+
     @Test("mpv paused by a call, then played and paused by the user during it, stays paused after the call",
           arguments: SoundServerKind.underTest)
     func userPausedDuringTheCall(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
-        let server = scenario.server
-        let (player, log, _) = try RealPlayerTests.startMPV(server)
-        let stream = try server.reportedStream(of: "mpv")
-        let client = try scenario.client()
-        _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
-        let call = try client.createSession("call")
-        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
-        try client.setActive(call.path, true)
-        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
-        func playerctl(_ command: String) throws {
-            let result = try TestProcess.run("playerctl", ["--player=mpv", command], environment: server.environment)
-            #expect(result.status == 0, "playerctl \(command): \(result.output)")
+        let paused = try PausedByACall(scenario)
+        try paused.playerctl("pause")
+        try paused.playerctl("play")
+        try waitUntil("the bridge to see mpv play again") {
+            try scenario.bridgeView(of: paused.stream.index, paused.client)?["corked"] as? Bool == false
         }
-        try playerctl("pause")
-        try playerctl("play")
-        try waitUntil("the bridge to see mpv play again") { try scenario.bridgeView(of: stream.index, client)?["corked"] as? Bool == false }
-        try playerctl("pause")
-        try waitUntil("mpv paused by the user (status \(player.status))") { player.status == "Paused" }
-        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try RealPlayerTests.expectNotPlayedAgain(scenario, player)
+        try paused.playerctl("pause")
+        try waitUntil("mpv paused by the user (status \(paused.player.status))") { paused.player.status == "Paused" }
+        try paused.endCall()
+        try RealPlayerTests.expectNotPlayedAgain(scenario, paused.player)
+    }
+
+    /// The skip shows only over MPRIS: mpv stays paused and its stream does not play. The test follows
+    /// mpv's signals with `gdbus monitor`; once it has seen the new track announced, the bridge has
+    /// that signal too, ahead of the call's end (the bus passes messages on in the order it takes them).
+    @Test("mpv paused by a call and moved to its next track by the user during it stays paused after the call",
+          arguments: SoundServerKind.underTest)
+    func userSkippedDuringTheCall(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let next = "av://lavfi:sine=frequency=660"
+        let paused = try PausedByACall(scenario, playlist: ["av://lavfi:sine=frequency=440", next])
+        let signals = scenario.server.root + "/logs/mpv-signals.log"
+        _ = try scenario.server.spawnDetached("gdbus", ["monitor", "--session", "--dest", paused.player.name,
+                                                        "--object-path", "/org/mpris/MediaPlayer2"], log: signals)
+        try waitUntil("gdbus monitor to follow mpv (\(textSoFar(signals)))") { textSoFar(signals).contains("is owned by") }
+        try paused.playerctl("next")
+        try waitUntil("mpv to announce its next track (\(textSoFar(signals)))") {
+            textSoFar(signals).split(separator: "\n").contains { $0.contains("PropertiesChanged") && $0.contains(next) }
+        }
+        #expect(paused.player.status == "Paused", "a skip keeps mpv paused")
+        try paused.endCall()
+        try RealPlayerTests.expectNotPlayedAgain(scenario, paused.player)
     }
 
     /// Under the shipped media-player policy the same call plays mpv again (`RealPlayerTests`).

@@ -51,6 +51,7 @@ public final class BusService {
         try connection.addMatch(ScreenSaverWatch.matchRule)
         screenSaver.start(on: connection)
         try connection.addMatch(PermissionQuestions.matchRule)
+        try connection.addMatch(MPRISController.matchRule)
         objects.onOtherMessage = { [unowned self] message in self.otherMessage(message) }
         objects.admit = { [unowned self] sender, proceed in
             callers.whenKnown(sender) { [unowned self] in firstReading.whenOpen(proceed) }
@@ -82,6 +83,10 @@ public final class BusService {
         }
         if let locked = screenSaver.lockState(message) {
             core.send(.screenLocked(locked))
+            return true
+        }
+        if let (session, change) = players.change(message) {
+            core.send(.playerChanged(session, change))
             return true
         }
         return false

@@ -9,14 +9,36 @@ import DBusKit
 /// `org.mpris.MediaPlayer2.spotify`, `org.videolan.VLC` → `…vlc`). Such a player is paused only while
 /// it says it is playing and can pause, and played again only if the bridge paused it; a registered
 /// player is the app's own, commanded as the engine decides (the app also hears the interruption).
+///
+/// A player the bridge paused is followed until the bridge plays it again: what it says over MPRIS
+/// once the pause has taken effect (after the reply to `Pause`, in the order it sent them) goes to the
+/// engine, which decides whether the user took it back.
 final class MPRISController {
     let connection: BusConnection
     static let prefix = "org.mpris.MediaPlayer2."
     /// Parts of reverse-DNS ids that never name a player.
     static let genericParts: Set<String> = ["com", "org", "net", "io", "de", "dev", "uk", "fr", "app", "apps", "client",
                                             "desktop", "github", "gitlab", "gnome", "kde", "freedesktop", "www"]
-    /// The players the bridge paused and has not played again.
-    private var pausedByBridge: Set<String> = []
+    /// Every player's `PropertiesChanged` on its player interface; the bridge looks only at those of
+    /// the players it paused.
+    static let matchRule = "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+        + "path='/org/mpris/MediaPlayer2',arg0='\(playerInterface)'"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+
+    /// A player the bridge paused and has not played again.
+    private struct PausedPlayer {
+        let session: SessionID
+        /// The unique name of the player's connection, which its signals come from.
+        let owner: String?
+        /// Its track when the bridge paused it (`mpris:trackid`, else `xesam:url`).
+        var track: String?
+        /// Whether the reply to the bridge's `Pause` has come: what the player says from then on is
+        /// not the playing that the bridge stopped.
+        var pauseTookEffect = false
+    }
+
+    /// The players the bridge paused and has not played again, by bus name.
+    private var pausedByBridge: [String: PausedPlayer] = [:]
 
     init(connection: BusConnection) { self.connection = connection }
 
@@ -54,33 +76,60 @@ final class MPRISController {
                     if let pid, chain.contains(Int32(bitPattern: pid)), byProcess == nil { byProcess = name }
                     pending -= 1
                     guard pending == 0, let player = byProcess ?? Self.player(among: names, forApp: appID) else { return }
-                    command(member, player)
+                    command(member, player, of: session.id)
                 }
             }
         }
     }
 
-    private func send(_ member: String, to player: String) {
+    private func send(_ member: String, to player: String, then done: @escaping () -> Void = {}) {
         connection.call(.methodCall(destination: player, path: "/org/mpris/MediaPlayer2",
-                                    interface: "org.mpris.MediaPlayer2.Player", member: member)) { _ in }
+                                    interface: Self.playerInterface, member: member)) { _ in done() }
     }
 
     /// Reads the player's state, then pauses it if it plays and can pause, or plays it if the bridge
     /// paused it and it can play.
-    private func command(_ member: String, _ player: String) {
+    private func command(_ member: String, _ player: String, of session: SessionID) {
         connection.call(.methodCall(destination: player, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties",
-                                    member: "GetAll", [.string("org.mpris.MediaPlayer2.Player")])) { [self] result in
-            let properties = (try? result.get())?.arguments.first?.stringDictionary ?? [:]
+                                    member: "GetAll", [.string(Self.playerInterface)])) { [self] result in
+            let reply = try? result.get()
+            let properties = reply?.arguments.first?.stringDictionary ?? [:]
             if member == "Pause" {
                 // A player paused by the user (or by an earlier unplug) is not the bridge's to play again.
                 guard properties["PlaybackStatus"]?.stringValue ?? "Playing" == "Playing",
                     properties["CanPause"]?.boolValue ?? true
-                else { pausedByBridge.remove(player); return }
-                pausedByBridge.insert(player)
+                else { pausedByBridge[player] = nil; return }
+                pausedByBridge[player] = PausedPlayer(session: session, owner: reply?.sender,
+                                                      track: Self.track(properties["Metadata"]))
+                send(member, to: player) { [self] in pausedByBridge[player]?.pauseTookEffect = true }
             } else {
-                guard pausedByBridge.remove(player) != nil, properties["CanPlay"]?.boolValue ?? true else { return }
+                guard pausedByBridge.removeValue(forKey: player) != nil, properties["CanPlay"]?.boolValue ?? true else { return }
+                send(member, to: player)
             }
-            send(member, to: player)
         }
+    }
+
+    /// What a player the bridge paused says after the pause took effect, and the session it plays
+    /// for; nil for any other message (what it says before is its playing, and only moves its track).
+    func change(_ message: BusMessage) -> (SessionID, PlayerChange)? {
+        guard message.kind == .signal, message.member == "PropertiesChanged", message.path == "/org/mpris/MediaPlayer2",
+            message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender,
+            let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key,
+            var paused = pausedByBridge[name]
+        else { return nil }
+        let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
+        let track = Self.track(changed["Metadata"])
+        let otherTrack = track != nil && track != paused.track
+        if let track { paused.track = track }
+        pausedByBridge[name] = paused
+        guard paused.pauseTookEffect else { return nil }
+        let status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
+        return (paused.session, PlayerChange(status: status, otherTrack: otherTrack))
+    }
+
+    /// A track's identity in MPRIS `Metadata`: `mpris:trackid`, else `xesam:url`.
+    private static func track(_ metadata: BusValue?) -> String? {
+        let fields = metadata?.stringDictionary ?? [:]
+        return fields["mpris:trackid"]?.stringValue ?? fields["xesam:url"]?.stringValue
     }
 }
