@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "audiosessiond", targets: ["audiosessiond"]),
         .executable(name: "audiosessionctl", targets: ["audiosessionctl"]),
+        .executable(name: "audiosession-indicator", targets: ["audiosession-indicator"]),
         .library(name: "AudioSessionKit", targets: ["AudioSessionKit"]),
         .library(name: "AudioSessionModel", targets: ["AudioSessionModel"]),
         .library(name: "AudioSessionPulse", targets: ["AudioSessionPulse"]),
@@ -57,6 +58,11 @@ let package = Package(
         // Thin executables, and what their command lines share.
         .target(name: "EventTimeline"),
         .target(name: "TopView"),
+        // The desktop indicator: what it shows for a state of the bridge (pure), and the program.
+        .target(name: "IndicatorModel"),
+        .executableTarget(name: "audiosession-indicator",
+                          dependencies: ["IndicatorModel", "DBusKit", "AudioSessionIPC", "CommandLineSupport",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "CommandLineSupport", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "audiosessiond",
@@ -104,6 +110,7 @@ let package = Package(
         .testTarget(name: "DocumentationTests"),
         .testTarget(name: "EventTimelineTests", dependencies: ["EventTimeline"]),
         .testTarget(name: "TopViewTests", dependencies: ["TopView"]),
+        .testTarget(name: "IndicatorModelTests", dependencies: ["IndicatorModel"]),
         .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness"]),
         .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
         .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),

@@ -120,6 +120,15 @@ public indirect enum BusValue: Hashable, Sendable, CustomStringConvertible {
 
     public var stringArray: [String]? { arrayItems?.compactMap(\.stringValue) }
 
+    /// The fields of a structure (or of a variant holding one).
+    public var structureFields: [BusValue]? {
+        switch self {
+        case .structure(let fields): fields
+        case .variant(let inner): inner.structureFields
+        default: nil
+        }
+    }
+
     /// The entries of an `a{s…}` dictionary keyed by string, variants unwrapped.
     public var stringDictionary: [String: BusValue]? {
         switch self {
