@@ -26,7 +26,7 @@ RUN_PACKAGES := pulseaudio pulseaudio-utils dbus dbus-daemon
 TEST_PACKAGES := pipewire pipewire-pulse wireplumber libspa-0.2-bluetooth pulseaudio-module-bluetooth libglib2.0-bin systemd python3 python3-dbus python3-gi gir1.2-glib-2.0 \
 	libglib2.0-dev gcc make mpv mpv-mpris playerctl speech-dispatcher speech-dispatcher-espeak-ng espeak-ng chromium xvfb firefox-esr \
 	gstreamer1.0-tools gstreamer1.0-pulseaudio gstreamer1.0-plugins-base librsvg2-bin tmux \
-	man-db lintian dpkg-dev
+	man-db lintian dpkg-dev desktop-file-utils
 
 # Installs the named Debian packages that are missing, with sudo when not root.
 define ensure_packages
@@ -73,6 +73,7 @@ STATIC := -c release --static-swift-stdlib --disable-local-rpath
 programs: deps-build
 	$(SWIFT) build $(STATIC) --product audiosessiond
 	$(SWIFT) build $(STATIC) --product audiosessionctl
+	$(SWIFT) build $(STATIC) --product audiosession-indicator
 	scripts/make-manuals.sh .build/release .build/dist
 
 # Everything in release mode (the benchmarks and soak runs too).
@@ -91,7 +92,7 @@ test: deps-test programs docs
 
 # The tests that need no server: the engine, the model, the policy files, the timeline and the screen,
 # the bus contract's codecs, the documentation's links. No package beyond the build's.
-CHECK_SUITES := AudioPolicyTests|AudioSessionModelTests|EventTimelineTests|TopViewTests|DocumentationTests|AudioSessionIPCTests
+CHECK_SUITES := AudioPolicyTests|AudioSessionModelTests|EventTimelineTests|TopViewTests|IndicatorModelTests|DocumentationTests|AudioSessionIPCTests
 check: deps-build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(CHECK_SUITES)'
@@ -146,9 +147,12 @@ DBUS_INTERFACES_DIR ?= $(call pkg_dir,dbus-1,interfaces_dir,$(DATADIR)/dbus-1/in
 BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
 ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
 FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
+# The indicator's XDG autostart entry: /etc/xdg/autostart for PREFIX=/usr, else under PREFIX.
+AUTOSTART_DIR ?= $(if $(filter /usr,$(PREFIX)),/etc/xdg/autostart,$(PREFIX)/etc/xdg/autostart)
 
 # Every file make install writes, for make uninstall.
-INSTALLED_FILES = $(BINDIR)/audiosessiond $(BINDIR)/audiosessionctl \
+INSTALLED_FILES = $(BINDIR)/audiosessiond $(BINDIR)/audiosessionctl $(BINDIR)/audiosession-indicator \
+	$(SYSTEMD_USER_UNIT_DIR)/audiosession-indicator.service $(AUTOSTART_DIR)/audiosession-indicator.desktop \
 	$(addprefix $(DATADIR)/audiosession/policies/,$(notdir $(wildcard policies/*.toml)) README.md) \
 	$(addprefix $(DBUS_INTERFACES_DIR)/,$(notdir $(wildcard interfaces/*.xml))) \
 	$(DBUS_SERVICES_DIR)/io.github.audiosession.Bridge1.service $(SYSTEMD_USER_UNIT_DIR)/audiosessiond.service \
@@ -157,19 +161,27 @@ INSTALLED_FILES = $(BINDIR)/audiosessiond $(BINDIR)/audiosessionctl \
 	$(FISH_COMPLETION_DIR)/audiosessionctl.fish
 
 install:
-	@for f in $(RELEASE_DIR)/audiosessiond $(RELEASE_DIR)/audiosessionctl $(DIST_DIR)/man/audiosessionctl.1; do \
+	@for f in $(RELEASE_DIR)/audiosessiond $(RELEASE_DIR)/audiosessionctl $(RELEASE_DIR)/audiosession-indicator \
+	  $(DIST_DIR)/man/audiosessionctl.1; do \
 	  [ -e $$f ] || { echo "make install: $$f is missing; run make (or make release) first" >&2; exit 1; }; \
 	done
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/audiosession/policies $(DESTDIR)$(DBUS_INTERFACES_DIR) \
 	  $(DESTDIR)$(DBUS_SERVICES_DIR) $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR) $(DESTDIR)$(MANDIR)/man1 \
 	  $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASH_COMPLETION_DIR) \
-	  $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR)
-	install -m 755 $(RELEASE_DIR)/audiosessiond $(RELEASE_DIR)/audiosessionctl $(DESTDIR)$(BINDIR)/
+	  $(DESTDIR)$(ZSH_COMPLETION_DIR) $(DESTDIR)$(FISH_COMPLETION_DIR) $(DESTDIR)$(AUTOSTART_DIR)
+	install -m 755 $(RELEASE_DIR)/audiosessiond $(RELEASE_DIR)/audiosessionctl $(RELEASE_DIR)/audiosession-indicator \
+	  $(DESTDIR)$(BINDIR)/
 	install -m 644 policies/*.toml policies/README.md $(DESTDIR)$(DATADIR)/audiosession/policies/
 	install -m 644 interfaces/*.xml $(DESTDIR)$(DBUS_INTERFACES_DIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' packaging/audiosessiond.service.in > $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosessiond.service
 	sed 's|@BINDIR@|$(BINDIR)|g' packaging/io.github.audiosession.Bridge1.service.in \
 	  > $(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.audiosession.Bridge1.service
+	sed 's|@BINDIR@|$(BINDIR)|g' packaging/audiosession-indicator.service.in \
+	  > $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosession-indicator.service
+	sed 's|@BINDIR@|$(BINDIR)|g' packaging/audiosession-indicator.desktop.in \
+	  > $(DESTDIR)$(AUTOSTART_DIR)/audiosession-indicator.desktop
+	chmod 644 $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosession-indicator.service \
+	  $(DESTDIR)$(AUTOSTART_DIR)/audiosession-indicator.desktop
 	chmod 644 $(DESTDIR)$(SYSTEMD_USER_UNIT_DIR)/audiosessiond.service $(DESTDIR)$(DBUS_SERVICES_DIR)/io.github.audiosession.Bridge1.service
 	install -m 644 $(DIST_DIR)/man/audiosessionctl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/man/audiosession-policy.5 $(DESTDIR)$(MANDIR)/man5/
@@ -181,6 +193,7 @@ install:
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
 	-rmdir $(DESTDIR)$(DATADIR)/audiosession/policies $(DESTDIR)$(DATADIR)/audiosession 2>/dev/null
+	-rmdir -p $(DESTDIR)$(AUTOSTART_DIR) 2>/dev/null
 
 clean:
 	rm -rf .build

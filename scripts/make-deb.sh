@@ -17,7 +17,7 @@ make --no-print-directory install DESTDIR="$stage" PREFIX=/usr RELEASE_DIR="$rel
   SYSTEMD_USER_UNIT_DIR=/usr/lib/systemd/user DBUS_SERVICES_DIR=/usr/share/dbus-1/services \
   DBUS_INTERFACES_DIR=/usr/share/dbus-1/interfaces >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/audiosessiond" \
-  "$stage/usr/bin/audiosessionctl"
+  "$stage/usr/bin/audiosessionctl" "$stage/usr/bin/audiosession-indicator"
 gzip -9n "$stage"/usr/share/man/man*/*
 
 doc="$stage/usr/share/doc/audiosession"
@@ -49,7 +49,8 @@ chmod 644 "$doc/copyright" "$doc/changelog.gz"
 # Depends from the libraries the binaries link (dpkg-shlibdeps wants a debian/control to read).
 mkdir -p "$work/shlibs/debian"
 printf 'Source: audiosession\n\nPackage: audiosession\nArchitecture: any\n' > "$work/shlibs/debian/control"
-depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$stage/usr/bin/audiosessiond" "$stage/usr/bin/audiosessionctl" 2>/dev/null \
+depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$stage/usr/bin/audiosessiond" "$stage/usr/bin/audiosessionctl" \
+  "$stage/usr/bin/audiosession-indicator" 2>/dev/null \
   | sed -n 's/^shlibs:Depends=//p')
 
 install -d "$stage/DEBIAN"
@@ -73,7 +74,9 @@ Description: audio sessions for Linux desktops, on PulseAudio or PipeWire
  files per kind of app.
 CONTROL
 (cd "$stage" && find usr -type f -exec md5sum {} + | sort -k2) > "$stage/DEBIAN/md5sums"
-chmod 644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
+# The indicator's autostart entry is a configuration file the user may edit.
+(cd "$stage" && find etc -type f | sed 's|^|/|' | sort) > "$stage/DEBIAN/conffiles"
+chmod 644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums" "$stage/DEBIAN/conffiles"
 mkdir -p "$out"
 package="$out/audiosession_${version}_${architecture}.deb"
 dpkg-deb --root-owner-group --build "$stage" "$package" >/dev/null

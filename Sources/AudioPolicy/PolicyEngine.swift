@@ -191,7 +191,7 @@ public struct PolicyEngine: Sendable {
             refreshSilencedSessions()
         case .sleep: sleep()
         case .wake: wake()
-        case .policiesLoaded(let set): policySet = set
+        case .policiesLoaded(let set): policiesLoaded(set)
         case .tick: break
         case .shutdown: shutDown()
         }

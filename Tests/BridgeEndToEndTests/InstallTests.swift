@@ -43,7 +43,9 @@ struct InstallTests {
         let destdir = root + "/dest"
         _ = try make(["install", "DESTDIR=\(destdir)", "PREFIX=/usr"])
         let installed = files(under: destdir)
-        for expected in ["usr/bin/audiosessiond", "usr/bin/audiosessionctl", "usr/share/audiosession/policies/voip.toml",
+        for expected in ["usr/bin/audiosessiond", "usr/bin/audiosessionctl", "usr/bin/audiosession-indicator",
+                         "usr/lib/systemd/user/audiosession-indicator.service", "etc/xdg/autostart/audiosession-indicator.desktop",
+                         "usr/share/audiosession/policies/voip.toml",
                          "usr/lib/systemd/user/audiosessiond.service",
                          "usr/share/dbus-1/services/io.github.audiosession.Bridge1.service",
                          "usr/share/dbus-1/interfaces/io.github.audiosession.Bridge1.xml",
@@ -55,6 +57,12 @@ struct InstallTests {
         }
         let unit = try String(contentsOfFile: destdir + "/usr/lib/systemd/user/audiosessiond.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/audiosessiond"))
+        let entry = try String(contentsOfFile: destdir + "/etc/xdg/autostart/audiosession-indicator.desktop", encoding: .utf8)
+        #expect(entry.contains("Exec=/usr/bin/audiosession-indicator"))
+        let (valid, complaints) = try TestProcess.run(
+            "desktop-file-validate", [destdir + "/etc/xdg/autostart/audiosession-indicator.desktop"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(valid == 0 && complaints.isEmpty, "desktop-file-validate: \(complaints)")
         for page in ["man1/audiosessionctl.1", "man5/audiosession-policy.5", "man8/audiosessiond.8"] {
             var environment = ProcessInfo.processInfo.environment
             environment["MANWIDTH"] = "80"
@@ -76,7 +84,8 @@ struct InstallTests {
         var environment = ProcessInfo.processInfo.environment
         environment["MANPATH"] = prefix + "/share/man"
         let (status, output) = try TestProcess.run(
-            "/usr/bin/systemd-analyze", ["verify", prefix + "/lib/systemd/user/audiosessiond.service"], environment: environment)
+            "/usr/bin/systemd-analyze", ["verify", prefix + "/lib/systemd/user/audiosessiond.service",
+                                         prefix + "/lib/systemd/user/audiosession-indicator.service"], environment: environment)
         #expect(status == 0, "\(output)")
         #expect(!output.contains("Unknown key") && !output.contains("failed"), "\(output)")
     }

@@ -10,6 +10,9 @@ public struct PolicyDocument: Hashable, Sendable {
     /// `media.role` values whose unmatched streams get this policy.
     public var fallbackForRoles: [String]
     public var description: String
+    /// The policy whose settings this file takes (`like`), and where the name is written; only the
+    /// file's `[match]` is its own. Resolved when the set is put together.
+    public var like: PolicyReference?
 
     /// The schema version this bridge reads.
     public static let schemaVersion = 1
@@ -20,6 +23,7 @@ public struct PolicyDocument: Hashable, Sendable {
         ("", "schema", "integer, must be 1", "required"),
         ("", "name", "string", "the file name without .toml"),
         ("", "description", "string", "\"\""),
+        ("", "like", "string: another policy's name; the file takes every setting from it, and only [match] is its own", "none"),
         ("session", "category", "category", "\"soloAmbient\""),
         ("session", "mode", "mode allowed for the category", "\"default\""),
         ("session", "options", "array of category options allowed for the category", "[]"),
@@ -116,6 +120,13 @@ public struct PolicyDocument: Hashable, Sendable {
             roles: Set(try reader.strings("match", "roles") ?? []),
             categories: Set(try reader.strings("match", "categories") ?? []))
         self.policy = policy
+        if let like = try reader.string("", "like") {
+            self.like = PolicyReference(name: like, position: reader.entry("", "like")!.valuePosition)
+            if let other = entries.first(where: { !$0.table.isEmpty && $0.table != "match" }) {
+                throw PolicyFileError(file: file, position: other.keyPosition,
+                                      message: "a file with like = \"\(like)\" takes every setting from \(like); only [match] may be given here")
+            }
+        }
         precedence = try reader.integer("match", "precedence", in: 0...1000) ?? 100
         fallbackForRoles = try reader.strings("match", "fallback-for-roles") ?? []
     }
@@ -226,6 +237,12 @@ public struct PolicyDocument: Hashable, Sendable {
     }
 }
 
+/// A policy named in a file, and where.
+public struct PolicyReference: Hashable, Sendable {
+    public var name: String
+    public var position: SourcePosition
+}
+
 /// The policies in force, built from policy files in precedence order.
 public enum PolicyLibrary {
     /// Parses every file (name → text, already read along the search path); returns the set and
@@ -260,6 +277,21 @@ public enum PolicyLibrary {
                                               message: "policy name '\(document.policy.name)' is also used by \(other)"))
             }
             seenNames[document.policy.name] = document.file
+        }
+        guard errors.isEmpty else { return (nil, errors) }
+        var documents = documents
+        for index in documents.indices {
+            guard let like = documents[index].like else { continue }
+            guard let model = documents.first(where: { $0.policy.name == like.name && $0.like == nil }) else {
+                let known = documents.filter { $0.like == nil }.map(\.policy.name).sorted().joined(separator: ", ")
+                errors.append(PolicyFileError(file: documents[index].file, position: like.position,
+                                              message: "like = \"\(like.name)\": no policy of that name to take settings from; the policies: \(known)"))
+                continue
+            }
+            var policy = model.policy
+            policy.name = documents[index].policy.name
+            policy.match = documents[index].policy.match
+            documents[index].policy = policy
         }
         guard errors.isEmpty else { return (nil, errors) }
         let ordered = documents.sorted { ($0.precedence, $1.policy.name) > ($1.precedence, $0.policy.name) }

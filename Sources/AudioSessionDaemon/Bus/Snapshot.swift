@@ -59,7 +59,8 @@ enum Snapshot {
         return JSONValue.object([
             ("server", .string(engine.serverName)), ("serverVersion", .string(engine.serverVersion)),
             ("connected", .bool(engine.isServerConnected)), ("silentMode", .bool(engine.silentMode)),
-            ("screenLocked", .bool(engine.screenLocked)), ("sessions", .array(sessions)), ("streams", .array(streams)),
+            ("screenLocked", .bool(engine.screenLocked)), ("sessions", .array(sessions)),
+            ("policies", .array(engine.policySet.policies.map { .string($0.name) })), ("streams", .array(streams)),
             ("devices", .array(devices)),
         ]).serialized
     }
