@@ -21,11 +21,14 @@ public struct BridgeState: Equatable, Sendable {
         public var name: String
         public var policy: String
         public var condition: Condition
+        /// The policy the user chose for it with *Treat as* (read from the indicator's own file).
+        public var treatedAs: String?
 
-        public init(name: String, policy: String, condition: Condition) {
+        public init(name: String, policy: String, condition: Condition, treatedAs: String? = nil) {
             self.name = name
             self.policy = policy
             self.condition = condition
+            self.treatedAs = treatedAs
         }
     }
 

@@ -67,15 +67,16 @@ public struct Presentation: Equatable, Sendable {
 
     /// One silenced app in words: "Music (mpv) paused by a call in Firefox", "Music (mpv) ducked by Orca".
     static func sentence(_ app: BridgeState.App) -> String {
-        let subject = kinds[app.policy].map { "\($0) (\(app.name))" } ?? app.name
+        let subject = kinds[app.treatedAs ?? app.policy].map { "\($0) (\(app.name))" } ?? app.name
         return "\(subject) \(app.condition.words)"
     }
 
     /// An app's item: its name and condition; its submenu says what to treat it as.
     static func item(for app: BridgeState.App, policies: [String]) -> MenuItem {
         let key = "app:" + app.name
-        var choices = policies.map { policy in
-            MenuItem(key: key + "/as:" + policy, label: policy, toggle: .radio(policy == app.policy),
+        // The users' own Treat as files are not choices of their own.
+        var choices = policies.filter { !$0.hasPrefix(TreatAsFile.prefix) }.map { policy in
+            MenuItem(key: key + "/as:" + policy, label: policy, toggle: .radio(policy == (app.treatedAs ?? app.policy)),
                      command: .treatAs(app: app.name, policy: policy))
         }
         choices += [.separator(key + "/detected-above"),

@@ -20,13 +20,23 @@ public enum TreatAsFile {
         }
     }
 
+    /// What the names of the files begin with (and so the names of their policies).
+    public static let prefix = "treat-as-"
+
+    /// The policy a file the indicator wrote takes its settings from; nil for any other text.
+    public static func chosenPolicy(in text: String) -> String? {
+        guard text.hasPrefix(marker) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix("like = \"") }
+        return line.map { String($0.dropFirst("like = \"".count).dropLast()) }
+    }
+
     /// The file's name for an app (`treat-as-<app>.toml`, the app's name kept to letters, digits, `.`,
     /// `_` and `-`); refused when nothing of the name is left.
     public static func fileName(for app: String) throws(Refusal) -> String {
         let kept = String(app.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
         let trimmed = kept.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
         guard !trimmed.isEmpty, trimmed.contains(where: { $0.isLetter || $0.isNumber }) else { throw .noName }
-        return "treat-as-\(trimmed.lowercased()).toml"
+        return prefix + trimmed.lowercased() + ".toml"
     }
 
     /// The file's text: the app named in every way the bridge may know it, governed like `policy`.

@@ -109,6 +109,12 @@ final class Indicator {
             let snapshot = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         {
             state = BridgeState(snapshot: snapshot)
+            for index in state.apps.indices {
+                guard let file = try? TreatAsFile.fileName(for: state.apps[index].name),
+                    let text = try? String(contentsOfFile: policyFolder + "/" + file, encoding: .utf8)
+                else { continue }
+                state.apps[index].treatedAs = TreatAsFile.chosenPolicy(in: text)
+            }
             presentation = Presentation(state, notice: notice)
         } else {
             presentation = .bridgeNotRunning(notice: notice)

@@ -65,6 +65,20 @@ struct PresentationTests {
         #expect(choices.last?.command == .asDetected(app: "mpv"))
     }
 
+    @Test("an app treated as another policy shows that policy checked, and its file's policy is no choice of its own")
+    func treatedAs() {
+        var state = BridgeState(snapshot: Self.snapshot(music: "interrupted"))
+        state.policies.append("treat-as-mpv")
+        let index = state.apps.firstIndex { $0.name == "mpv" }!
+        state.apps[index].policy = "treat-as-mpv"
+        state.apps[index].treatedAs = "game"
+        let presentation = Presentation(state)
+        let choices = presentation.menu.first { $0.key == "app:mpv" }?.children.first?.children ?? []
+        #expect(choices.filter { $0.toggle == .radio(true) }.map(\.label) == ["game"])
+        #expect(!choices.contains { $0.label == "treat-as-mpv" })
+        #expect(presentation.tooltipBody == "Game (mpv) paused by a call in Firefox")
+    }
+
     @Test("a fault is told at the top of the menu; without the bridge the menu says so")
     func faultsAndNoBridge() {
         let faulted = Presentation(BridgeState(snapshot: Self.snapshot(music: "playing")), notice: "cannot write x")

@@ -28,6 +28,8 @@ struct TreatAsFileTests {
         #expect(text.contains("like = \"game\""))
         #expect(text.contains("binaries = [\"mpv \\\"x\\\"\"]"))
         #expect(text.contains("precedence = 1000"))
+        #expect(TreatAsFile.chosenPolicy(in: text) == "game")
+        #expect(TreatAsFile.chosenPolicy(in: "schema = 1\nlike = \"game\"\n") == nil, "not the indicator's file")
     }
 
     @Test("only a file the indicator wrote is replaced or removed")

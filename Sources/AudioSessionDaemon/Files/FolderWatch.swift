@@ -70,6 +70,13 @@ final class FolderWatch {
             let descriptor = inotify_add_watch(fd, path, awaited == nil ? Self.folderMask : Self.ancestorMask)
             if descriptor >= 0 { watched[descriptor] = (path, awaited) }
         }
+        // A folder made between the look above and the ancestor's watch (`mkdir -p` makes a path's
+        // folders one right after the other) sent its event to no watch: look again, now that the
+        // watches are in place, and go down to it.
+        let madeMeanwhile = wanted.contains { path, awaited in
+            awaited?.contains { Self.isFolder(path + (path.hasSuffix("/") ? "" : "/") + $0) } ?? false
+        }
+        if madeMeanwhile { rewatch() }
     }
 
     static func isFolder(_ path: String) -> Bool {
