@@ -103,12 +103,25 @@ enum Benchmarks {
         let scaledMemory = figures.residentBytes
         let many = try cpuPerEvent(figures, probe, stream: target, events: events)
 
+        // The desktop indicator follows the bridge; once it has shown this state it sleeps.
+        let indicator = try server.spawn(BridgeDaemon.buildDirectory + "/audiosession-indicator", [])
+        defer { _ = indicator.stop() }
+        let indicatorFigures = ProcessFigures(pid: indicator.pid)
+        try waitUntil("the indicator on the bus (\(indicator.output))") {
+            try TestProcess.run("busctl", ["--address=\(server.busAddress!)", "status", "org.kde.StatusNotifierItem-\(indicator.pid)-1"],
+                                environment: server.environment).status == 0
+        }
+        ProcessFigures.waitUntilQuiet([figures, indicatorFigures], .milliseconds(300), looking: .milliseconds(50), timeout: .seconds(120))
+        let indicatorMemory = indicatorFigures.residentBytes
+
         let idleSeconds = 5.0
         let serverFigures = ProcessFigures(pid: server.serverPID!)
-        let (bridgeBefore, serverBefore) = (figures.contextSwitches, serverFigures.contextSwitches)
+        let (bridgeBefore, serverBefore, indicatorBefore) =
+            (figures.contextSwitches, serverFigures.contextSwitches, indicatorFigures.contextSwitches)
         usleep(UInt32(idleSeconds * 1_000_000))
         let bridgeWakeups = Double(figures.contextSwitches - bridgeBefore) / idleSeconds
         let serverWakeups = Double(serverFigures.contextSwitches - serverBefore) / idleSeconds
+        let indicatorWakeups = Double(indicatorFigures.contextSwitches - indicatorBefore) / idleSeconds
 
         let total = probe.streams.count
         func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
@@ -120,6 +133,11 @@ enum Benchmarks {
                        baseline: few.formatted + " at 10 streams", ratio: many / few, budget: "independent (≈ 1×)"),
             ReportLine(name: "wake-ups per second while idle, at that scale", figure: String(format: "%.1f", bridgeWakeups),
                        baseline: String(format: "%.1f pulseaudio", serverWakeups), ratio: nil, budget: "0"),
+            ReportLine(name: "indicator: wake-ups per second while nothing changes", figure: String(format: "%.1f", indicatorWakeups),
+                       baseline: String(format: "%.1f the bridge", bridgeWakeups), ratio: nil, budget: "0"),
+            ReportLine(name: "indicator: resident memory, showing that scale", figure: megabytes(indicatorMemory),
+                       baseline: megabytes(scaledMemory) + " the bridge", ratio: Double(indicatorMemory) / Double(scaledMemory),
+                       budget: "≤ 30 MB"),
         ]
     }
 

@@ -25,7 +25,7 @@ public struct Presentation: Equatable, Sendable {
     public init(_ state: BridgeState, notice: String? = nil) {
         let silenced = state.apps.filter(\.condition.isSilenced)
         status = state.silentMode || !silenced.isEmpty ? .active : .passive
-        iconName = state.silentMode ? "audio-volume-muted" : silenced.isEmpty ? "audio-volume-high" : "audio-volume-low"
+        iconName = state.silentMode ? "audio-volume-muted-symbolic" : silenced.isEmpty ? "audio-volume-high-symbolic" : "audio-volume-low-symbolic"
         tooltipTitle = Self.title
         var lines = silenced.map(Self.sentence)
         if state.silentMode { lines.insert("Silent mode is on", at: 0) }
@@ -47,7 +47,7 @@ public struct Presentation: Equatable, Sendable {
         var items: [MenuItem] = []
         if let notice { items += [MenuItem(key: "notice", label: notice, enabled: false), .separator("notice-end")] }
         items.append(MenuItem(key: "not-running", label: "audiosessiond is not running", enabled: false))
-        return Presentation(status: .passive, iconName: "audio-volume-muted", tooltipTitle: title,
+        return Presentation(status: .passive, iconName: "audio-volume-muted-symbolic", tooltipTitle: title,
                             tooltipBody: "audiosessiond is not running", menu: items)
     }
 

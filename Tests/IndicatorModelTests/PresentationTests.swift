@@ -45,7 +45,7 @@ struct PresentationTests {
         let presentation = Presentation(BridgeState(snapshot: Self.snapshot(music: music, silentMode: silent)))
         #expect(presentation.status == status)
         #expect(presentation.tooltipBody == line)
-        #expect(presentation.iconName == (silent ? "audio-volume-muted" : status == .active ? "audio-volume-low" : "audio-volume-high"))
+        #expect(presentation.iconName == (silent ? "audio-volume-muted-symbolic" : status == .active ? "audio-volume-low-symbolic" : "audio-volume-high-symbolic"))
     }
 
     @Test("the menu has the switch, each app with its state and a Treat as submenu, and the timeline")
