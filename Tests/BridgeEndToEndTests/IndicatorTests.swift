@@ -135,4 +135,35 @@ struct IndicatorTests {
         try scenario.daemon.restart()
         try waitUntil("the indicator following the bridge again (\(panel.tooltip))") { panel.tooltip.contains("by a call in Softphone") }
     }
+
+    @Test("a user's own file of the same name is never replaced, and a folder that cannot be written is told in the menu",
+          arguments: SoundServerKind.underTest([.pulseaudio]))
+    func faultsAreTold(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let folder = scenario.server.root + "/config/audiosession/policies"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let own = "schema = 1\nlike = \"game\"\n[match]\napplication-names = [\"Game\"]\n"
+        try own.write(toFile: folder + "/treat-as-game.toml", atomically: true, encoding: .utf8)
+        let panel = try Panel(scenario)
+        defer { _ = panel.process.stop() }
+        try scenario.server.play(app: "Game", role: "game")
+        try waitUntil("the game in the menu") { panel.menu?.find(["Game"]) != nil }
+        try panel.click(["Game", "Treat as", "media-player"])
+        try waitUntil("the menu telling that the file is the user's (\(String(describing: panel.menu?.children.first?.label)))") {
+            panel.menu?.children.first?.label.contains("is your own file") == true
+        }
+        #expect(try String(contentsOfFile: folder + "/treat-as-game.toml", encoding: .utf8) == own)
+        try panel.click(["Game", "Treat as", "As detected"])
+        #expect(FileManager.default.fileExists(atPath: folder + "/treat-as-game.toml"), "As detected leaves the user's file")
+
+        // The folder's place taken by a file: nothing can be written there.
+        try FileManager.default.removeItem(atPath: folder)
+        try "".write(toFile: folder, atomically: true, encoding: .utf8)
+        try panel.click(["Game", "Treat as", "media-player"])
+        try waitUntil("the menu telling that the folder cannot be written") {
+            panel.menu?.children.first?.label.hasPrefix("cannot write \(folder)/treat-as-game.toml") == true
+        }
+        #expect(panel.process.output.contains("cannot write"), "the log says it too")
+    }
 }
