@@ -17,9 +17,10 @@ struct IndicatorTests {
         let process: TestProcess
         var name: String { "org.kde.StatusNotifierItem-\(process.pid)-1" }
 
-        init(_ scenario: Scenario) throws {
+        init(_ scenario: Scenario, extraEnvironment: [String: String] = [:]) throws {
             self.scenario = scenario
-            process = try scenario.server.spawn(BridgeDaemon.buildDirectory + "/audiosession-indicator", [])
+            process = try scenario.server.spawn(BridgeDaemon.buildDirectory + "/audiosession-indicator", [],
+                                                extraEnvironment: extraEnvironment)
             try waitUntil("the indicator on the bus (\(process.output))") { (try? busctl(["status", name]).status) == 0 }
         }
 
@@ -136,7 +137,7 @@ struct IndicatorTests {
         try waitUntil("the indicator following the bridge again (\(panel.tooltip))") { panel.tooltip.contains("by a call in Softphone") }
     }
 
-    @Test("a user's own file of the same name is never replaced, and a folder that cannot be written is told in the menu",
+    @Test("a user's own file of the same name is never replaced, a folder that cannot be written is told in the menu, and Show timeline draws and opens the picture",
           arguments: SoundServerKind.underTest([.pulseaudio]))
     func faultsAreTold(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -145,10 +146,22 @@ struct IndicatorTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let own = "schema = 1\nlike = \"game\"\n[match]\napplication-names = [\"Game\"]\n"
         try own.write(toFile: folder + "/treat-as-game.toml", atomically: true, encoding: .utf8)
-        let panel = try Panel(scenario)
+        // xdg-open stands in for the desktop's viewer: it notes what it was asked to open.
+        let bin = scenario.server.root + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let opened = scenario.server.root + "/opened"
+        FileManager.default.createFile(atPath: bin + "/xdg-open", contents: Data("#!/bin/sh\necho \"$1\" > '\(opened)'\n".utf8),
+                                       attributes: [.posixPermissions: 0o755])
+        let path = bin + ":" + (scenario.server.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let panel = try Panel(scenario, extraEnvironment: ["PATH": path])
         defer { _ = panel.process.stop() }
         try scenario.server.play(app: "Game", role: "game")
         try waitUntil("the game in the menu") { panel.menu?.find(["Game"]) != nil }
+        try panel.click(["Show timeline"])
+        try waitUntil("the picture opened (\(panel.process.output))") { FileManager.default.fileExists(atPath: opened) }
+        let picture = try String(contentsOfFile: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let svg = try String(contentsOfFile: picture, encoding: .utf8)
+        #expect(svg.contains("<svg") && svg.contains("Game"), "the timeline shows the game's lane")
         try panel.click(["Game", "Treat as", "media-player"])
         try waitUntil("the menu telling that the file is the user's (\(String(describing: panel.menu?.children.first?.label)))") {
             panel.menu?.children.first?.label.contains("is your own file") == true
