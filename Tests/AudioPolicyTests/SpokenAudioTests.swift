@@ -103,15 +103,21 @@ struct SpokenAudioTests {
         #expect(scene.interruptions(app).last?.shouldResume == !played)
     }
 
-    @Test("a player the user plays during the interruption is the user's: the call's end does not play it",
-          arguments: [false, true])
-    func userTouched(touched: Bool) {
-        var scene = Scene()
+    /// A music player paused (by the bridge, through MPRIS) for a call that is still on.
+    static func playerPausedByACall(_ scene: inout Scene) -> (stream: StreamID, player: SessionID, call: SessionID) {
         let stream = scene.startStream("Music Player", role: "music")
         let player = scene.policySession(of: stream)
         let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
         scene.settle()
-        scene.cork(stream)  // paused by the bridge
+        scene.cork(stream)  // as the player does when the bridge pauses it
+        return (stream, player, call)
+    }
+
+    @Test("a player the user plays during the interruption is the user's: the call's end does not play it",
+          arguments: [false, true])
+    func userTouched(touched: Bool) {
+        var scene = Scene()
+        let (stream, player, call) = Self.playerPausedByACall(&scene)
         if touched {
             scene.cork(stream, false)  // the user plays it
             scene.cork(stream)  // and pauses it again
@@ -135,11 +141,7 @@ struct SpokenAudioTests {
           arguments: playerSays)
     func playerSaysDuringTheCall(change: PlayerChange, resumed: Bool) {
         var scene = Scene()
-        let stream = scene.startStream("Music Player", role: "music")
-        let player = scene.policySession(of: stream)
-        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
-        scene.settle()
-        scene.cork(stream)  // paused by the bridge
+        let (_, player, call) = Self.playerPausedByACall(&scene)
         scene.send(.playerChanged(player, change))
         scene.setActive(call, false, notify: true)
         #expect(scene.playerCommands(player) == (resumed ? ["pause", "play"] : ["pause"]))

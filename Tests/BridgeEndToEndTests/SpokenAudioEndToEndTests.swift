@@ -110,6 +110,8 @@ struct SpokenAudioEndToEndTests {
         let player: MPRISPlayer
         let stream: ReportedStream
         let client: BusClient
+        /// mpv's policy session.
+        let session: String
         let call: (path: String, token: String)
 
         init(_ scenario: Scenario, playlist: [String] = ["av://lavfi:sine=frequency=440"]) throws {
@@ -117,7 +119,7 @@ struct SpokenAudioEndToEndTests {
             self.player = player
             stream = try scenario.server.reportedStream(of: "mpv")
             client = try scenario.client()
-            _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
+            session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
             call = try client.createSession("call")
             try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
             try client.setActive(call.path, true)
@@ -200,15 +202,9 @@ struct SpokenAudioEndToEndTests {
             """.write(toFile: folder + "/mpv-never-resume.toml", atomically: true, encoding: .utf8)
         let scenario = try Scenario(server: server, daemonArguments: ["--policies", folder])
         defer { scenario.stop() }
-        let (player, log, _) = try RealPlayerTests.startMPV(server)
-        let client = try scenario.client()
-        let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
-        #expect(try client.property(session, "AppId") == .string("mpv"))
-        let call = try client.createSession("call")
-        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
-        try client.setActive(call.path, true)
-        try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
-        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try RealPlayerTests.expectNotPlayedAgain(scenario, player)
+        let paused = try PausedByACall(scenario)
+        #expect(try paused.client.property(paused.session, "AppId") == .string("mpv"))
+        try paused.endCall()
+        try RealPlayerTests.expectNotPlayedAgain(scenario, paused.player)
     }
 }
