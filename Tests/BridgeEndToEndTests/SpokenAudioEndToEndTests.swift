@@ -131,9 +131,11 @@ struct SpokenAudioEndToEndTests {
             #expect(result.status == 0, "playerctl \(command): \(result.output)")
         }
 
-        /// Ends the call as the caller would, asking that others resume.
-        func endCall() throws {
+        /// Ends the call as the caller would, asking that others resume, and checks that the bridge
+        /// did not play mpv again (the user's, or a policy's, choice).
+        func endCallExpectingNoResume(_ scenario: Scenario) throws {
             try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+            try RealPlayerTests.expectNotPlayedAgain(scenario, player)
         }
     }
 
@@ -150,8 +152,7 @@ struct SpokenAudioEndToEndTests {
         }
         try paused.playerctl("pause")
         try waitUntil("mpv paused by the user (status \(paused.player.status))") { paused.player.status == "Paused" }
-        try paused.endCall()
-        try RealPlayerTests.expectNotPlayedAgain(scenario, paused.player)
+        try paused.endCallExpectingNoResume(scenario)
     }
 
     /// The skip shows only over MPRIS: mpv stays paused and its stream does not play. The test follows
@@ -173,8 +174,7 @@ struct SpokenAudioEndToEndTests {
             textSoFar(signals).split(separator: "\n").contains { $0.contains("PropertiesChanged") && $0.contains(next) }
         }
         #expect(paused.player.status == "Paused", "a skip keeps mpv paused")
-        try paused.endCall()
-        try RealPlayerTests.expectNotPlayedAgain(scenario, paused.player)
+        try paused.endCallExpectingNoResume(scenario)
     }
 
     /// Under the shipped media-player policy the same call plays mpv again (`RealPlayerTests`).
@@ -204,7 +204,6 @@ struct SpokenAudioEndToEndTests {
         defer { scenario.stop() }
         let paused = try PausedByACall(scenario)
         #expect(try paused.client.property(paused.session, "AppId") == .string("mpv"))
-        try paused.endCall()
-        try RealPlayerTests.expectNotPlayedAgain(scenario, paused.player)
+        try paused.endCallExpectingNoResume(scenario)
     }
 }
