@@ -41,7 +41,7 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: all build programs release deps-build deps-run deps-test deps-pipewire-1.4 deps-pipewire-1.6 run test check stress docs demo bench soak \
+.PHONY: all build programs bridge-programs release deps-build deps-run deps-test deps-pipewire-1.4 deps-pipewire-1.6 run test check stress docs demo bench soak \
 	install uninstall deb clean
 
 all: programs
@@ -67,12 +67,15 @@ deps-pipewire-1.6:
 build: deps-build
 	$(SWIFT) build
 
+# What make run and make demo run: the bridge, and audiosessionctl to look at it; nothing else is built.
+bridge-programs: deps-build
+	$(SWIFT) build $(STATIC) --product audiosessiond
+	$(SWIFT) build $(STATIC) --product audiosessionctl
+
 # The programs with the Swift runtime linked in (they run without the toolchain), their manual pages
 # and shell completions: what make install copies.
 STATIC := -c release --static-swift-stdlib --disable-local-rpath
-programs: deps-build
-	$(SWIFT) build $(STATIC) --product audiosessiond
-	$(SWIFT) build $(STATIC) --product audiosessionctl
+programs: bridge-programs
 	$(SWIFT) build $(STATIC) --product audiosession-indicator
 	scripts/make-manuals.sh .build/release .build/dist
 
@@ -120,10 +123,10 @@ docs: deps-build
 # SERVER=pipewire: the private PipeWire 1.4 stack as the embedded default, whatever runs already.
 SERVER_DEPS := $(if $(filter pipewire,$(SERVER)),deps-pipewire-1.4)
 
-run: deps-run $(SERVER_DEPS) release
+run: deps-run $(SERVER_DEPS) bridge-programs
 	SERVER=$(SERVER) scripts/run.sh
 
-demo: deps-run $(SERVER_DEPS) release
+demo: deps-run $(SERVER_DEPS) bridge-programs
 	DEMO=1 SERVER=$(SERVER) scripts/run.sh
 
 bench: deps-test release

@@ -21,8 +21,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // C libraries through pkg-config, each with a prefixed header-only shim for macros.
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // C libraries, each with a prefixed header-only shim for macros. libpulse's headers are in the
+        // compiler's default path and its module map links it; its pkg-config flags (-D_REENTRANT,
+        // -pthread: nothing on today's glibc) are ones SwiftPM refuses with a warning on every build.
+        // libdbus's headers are in a folder of their own, so it goes through pkg-config.
+        .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         // The vocabulary and the pure engine: no C, no logging, no I/O.

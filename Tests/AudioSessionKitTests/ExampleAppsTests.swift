@@ -75,7 +75,7 @@ struct PodcastPlayerTests {
         let daemon = try BridgeDaemon(server: server)
         defer { daemon.terminate() }
         let podcast = try server.spawn(BridgeDaemon.buildDirectory + "/podcast-player", [])
-        func playerctl(_ arguments: String...) throws -> String {
+        @discardableResult func playerctl(_ arguments: String...) throws -> String {
             let run = try TestProcess.run("playerctl", ["--player=podcast_player"] + arguments, environment: server.environment)
             guard run.status == 0 else { throw HarnessError("playerctl \(arguments) exited \(run.status): \(run.output)") }
             return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
