@@ -6,7 +6,6 @@ import DBusKit
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Glibc
 import PulseAudioClient
 
 /// How `audiosessiond` runs.
@@ -15,6 +14,8 @@ public struct DaemonOptions: Sendable {
     public var bus: BusConnection.Address = .session
     /// The sound server (`unix:/path`, or a socket path), or nil for libpulse's default.
     public var server: String?
+    /// ``server`` as libpulse takes it: a bare socket path gets `unix:`.
+    var serverAddress: String? { server.map { $0.contains(":") ? $0 : "unix:\($0)" } }
     public var logFormat = LogFormat.text
     /// Where the event log goes: a file path, "-" for stdout, nil for stdout.
     public var logFile: String?
@@ -60,7 +61,7 @@ public final class Daemon: @unchecked Sendable {
     public init(options: DaemonOptions) throws {
         self.options = options
         loop = try PulseLoop()
-        let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
+        let server = options.serverAddress
         core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
         journal = try EffectJournal(directory: options.journalDirectory)
         permissions = PermissionStore(directory: options.journalDirectory)
@@ -248,7 +249,7 @@ extension Daemon {
     /// acknowledged the commands.
     public static func restoreJournal(options: DaemonOptions) throws {
         let loop = try PulseLoop()
-        let server = options.server.map { $0.contains(":") ? $0 : "unix:\($0)" }
+        let server = options.serverAddress
         // A short connection to a server that may be going away: no shared memory (see ServerAdapter+SharedMemory).
         let core = BridgeCore(loop: loop, server: server, sharedMemory: false)
         let journal = try EffectJournal(directory: options.journalDirectory)

@@ -8,7 +8,7 @@ import Testing
 /// streams as `pacat`, assertions on what the server reports and on the signals the apps receive.
 @Suite("The bridge end to end", .serialized)
 struct BridgeEndToEndTests {
-    @Test("1. a call interrupts playing music, which resumes only with notifyOthersOnDeactivation",
+    @Test("a call interrupts playing music, which resumes only with notifyOthersOnDeactivation",
           arguments: SoundServerKind.underTest)
     func callInterruptsMusic(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -37,7 +37,7 @@ struct BridgeEndToEndTests {
         try waitUntil("the music stream to be unmuted") { try scenario.muted(stream) == false }
     }
 
-    @Test("2. an ambient game leaves playing music alone; a soloAmbient game interrupts it",
+    @Test("an ambient game leaves playing music alone; a soloAmbient game interrupts it",
           arguments: SoundServerKind.underTest)
     func ambientAndSoloAmbientGames(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -61,7 +61,7 @@ struct BridgeEndToEndTests {
         try waitUntil("the music stream to be muted") { try scenario.muted(stream) == true }
     }
 
-    @Test("3. navigation ducks music to the duck level and restores exactly; a user's change is kept",
+    @Test("navigation ducks music to the duck level and restores exactly; a user's change is kept",
           arguments: SoundServerKind.underTest)
     func navigationDucksMusic(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -92,7 +92,7 @@ struct BridgeEndToEndTests {
         #expect(try scenario.volume(stream) == ["front-left": 0x7000, "front-right": 0x7000])
     }
 
-    @Test("4. while a call is active, a non-mixable playback session's activation fails with InsufficientPriority",
+    @Test("while a call is active, a non-mixable playback session's activation fails with InsufficientPriority",
           arguments: SoundServerKind.underTest)
     func insufficientPriority(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -105,7 +105,7 @@ struct BridgeEndToEndTests {
         #expect(try musicApp.property(music.path, "IsActive") == .bool(false))
     }
 
-    @Test("5. deactivating a session whose stream still runs fails with IsBusy", arguments: SoundServerKind.underTest)
+    @Test("deactivating a session whose stream still runs fails with IsBusy", arguments: SoundServerKind.underTest)
     func isBusy(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -117,7 +117,7 @@ struct BridgeEndToEndTests {
         #expect(try app.property(music.path, "IsActive") == .bool(true))
     }
 
-    @Test("6. headphones: unplug, plug, category change and a user's move give their route-change reasons",
+    @Test("headphones: unplug, plug, category change and a user's move give their route-change reasons",
           arguments: SoundServerKind.underTest)
     func routeChanges(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)

@@ -89,23 +89,8 @@ struct JournalSlot {
 
     private mutating func quoted(_ text: String) {
         byte(UInt8(ascii: "\""))
-        for unit in text.utf8 {
-            switch unit {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                byte(UInt8(ascii: "\\"))
-                byte(unit)
-            case ..<0x20:
-                append("\\u00")
-                byte(Self.hexDigit(unit >> 4))
-                byte(Self.hexDigit(unit & 0xF))
-            default: byte(unit)
-            }
-        }
+        JSONEscaping.escape(text) { byte($0) }
         byte(UInt8(ascii: "\""))
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     private mutating func number(_ value: UInt64) {

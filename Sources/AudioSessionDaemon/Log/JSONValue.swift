@@ -57,24 +57,10 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     /// Appends `value` as a JSON string; a string with nothing to escape goes in whole.
     static func quote(_ value: String, to text: inout String) {
-        text += "\""
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            text += value
-            return text += "\""
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        if JSONEscaping.needsNoEscape(value) { return text += "\"" + value + "\"" }
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        JSONEscaping.escape(value) { bytes.append($0) }
+        bytes.append(UInt8(ascii: "\""))
+        text += String(decoding: bytes, as: UTF8.self)
     }
 }

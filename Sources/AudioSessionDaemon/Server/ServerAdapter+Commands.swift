@@ -62,7 +62,7 @@ extension ServerAdapter {
 
     /// Notes a command to a stream's levels in the connection's order, so that an answer older than it is known.
     private func commandSent(to id: StreamID) {
-        order.commandSent(id.direction == .output ? .sinkInput : .sourceOutput, id.index)
+        order.commandSent(id.direction.streamFacility, id.index)
     }
 
     /// Moves a stream. pipewire-pulse takes a move to the default device as "follow the default"

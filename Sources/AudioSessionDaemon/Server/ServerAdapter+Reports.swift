@@ -61,7 +61,7 @@ extension ServerAdapter {
     }
 
     func deviceArrived(_ device: PulseDevice, askedAt: UInt64) {
-        let facility: PulseFacility = device.isSink ? .sink : .source
+        let facility = device.facility
         guard !order.isStale(facility, device.index, askedAt: askedAt) else { return }
         let previous = device.isSink ? cache.sinks[device.index] : cache.sources[device.index]
         if device.isSink { cache.sinks[device.index] = device } else { cache.sources[device.index] = device }
@@ -101,7 +101,7 @@ extension ServerAdapter {
     func streamArrived(_ stream: PulseStream, askedAt: UInt64) {
         // The bridge's own peak monitors are not apps.
         guard stream.properties[SoundWatch.marker] == nil else { return }
-        let facility: PulseFacility = stream.isSinkInput ? .sinkInput : .sourceOutput
+        let facility = stream.direction.streamFacility
         guard !order.isStale(facility, stream.index, askedAt: askedAt) else { return }
         let previous = stream.isSinkInput ? cache.sinkInputs[stream.index] : cache.sourceOutputs[stream.index]
         if stream.isSinkInput { cache.sinkInputs[stream.index] = stream } else { cache.sourceOutputs[stream.index] = stream }
@@ -125,7 +125,7 @@ extension ServerAdapter {
     /// native PipeWire node names none; its client does), else read from `/proc` when the stream
     /// appears (or names another process), never on every change of its volume or state.
     func process(of stream: PulseStream) -> ProcessFacts {
-        let id = StreamID(stream.isSinkInput ? .output : .input, stream.index)
+        let id = stream.id
         let pid = ServerTranslation.processID(stream.properties, relay: relayPID)
         if let client = stream.client.flatMap({ clientProcesses[$0] }), pid == nil || client.pid == pid { return client }
         if let known = streamProcesses[id], known.pid == pid { return known }

@@ -7,7 +7,7 @@ import PulseAudioClient
 enum ServerTranslation {
     static func device(_ device: PulseDevice) -> DeviceInfo {
         DeviceInfo(
-            id: DeviceID(device.isSink ? .output : .input, device.index), name: device.name,
+            id: DeviceID(device.direction, device.index), name: device.name,
             description: device.description,
             ports: device.ports.map {
                 DevicePort(name: $0.name, description: $0.description,
@@ -57,10 +57,27 @@ enum ServerTranslation {
     static func stream(_ stream: PulseStream, app: AppIdentity, process: ProcessFacts) -> StreamInfo {
         let p = stream.properties
         return StreamInfo(
-            id: StreamID(stream.isSinkInput ? .output : .input, stream.index), app: app, role: p["media.role"],
+            id: stream.id, app: app, role: p["media.role"],
             token: p["audiosession.token"], processChain: process.chain,
-            device: DeviceID(stream.isSinkInput ? .output : .input, stream.device), corked: stream.corked,
+            device: DeviceID(stream.direction, stream.device), corked: stream.corked,
             mute: stream.mute, volume: ChannelVolumes(stream.volume), restoreKey: p["module-stream-restore.id"],
             mediaName: p["media.name"] ?? stream.name)
     }
+}
+
+/// Which way a server object goes, in the engine's words, and back: a sink input or a sink plays
+/// (`output`), a source output or a source records (`input`).
+extension Direction {
+    /// The facility of a stream going this way.
+    var streamFacility: PulseFacility { self == .output ? .sinkInput : .sourceOutput }
+}
+
+extension PulseStream {
+    var direction: Direction { isSinkInput ? .output : .input }
+    var id: StreamID { StreamID(direction, index) }
+}
+
+extension PulseDevice {
+    var direction: Direction { isSink ? .output : .input }
+    var facility: PulseFacility { isSink ? .sink : .source }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 extension BridgeEndToEndTests {
-    @Test("7. CurrentRoute, OutputVolume, OutputNumberOfChannels, SampleRate and IsOtherAudioPlaying match the server",
+    @Test("CurrentRoute, OutputVolume, OutputNumberOfChannels, SampleRate and IsOtherAudioPlaying match the server",
           arguments: SoundServerKind.underTest)
     func propertiesMatchTheServer(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -44,7 +44,7 @@ extension BridgeEndToEndTests {
         }
     }
 
-    @Test("8. bad input gets named errors and the bridge keeps serving", arguments: SoundServerKind.underTest)
+    @Test("bad input gets named errors and the bridge keeps serving", arguments: SoundServerKind.underTest)
     func badInput(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -83,7 +83,7 @@ extension BridgeEndToEndTests {
             == "io.github.audiosession.Error.ResourceNotAvailable")
     }
 
-    @Test("9c. SIGTERM undoes every mute and duck before the bridge exits", arguments: SoundServerKind.underTest)
+    @Test("SIGTERM undoes every mute and duck before the bridge exits", arguments: SoundServerKind.underTest)
     func terminateUndoes(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
@@ -103,7 +103,7 @@ extension BridgeEndToEndTests {
         }
     }
 
-    @Test("9a. the owner's process is killed while its sessions duck and interrupt others: everything is undone",
+    @Test("the owner's process is killed while its sessions duck and interrupt others: everything is undone",
           arguments: SoundServerKind.underTest)
     func ownerKilled(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -124,7 +124,7 @@ extension BridgeEndToEndTests {
         #expect(app.interruptions(music.path)[1].shouldResume == false)
     }
 
-    @Test("9b. the bridge is SIGKILLed with streams muted and ducked; its next start puts them back",
+    @Test("the bridge is SIGKILLed with streams muted and ducked; its next start puts them back",
           arguments: SoundServerKind.underTest)
     func daemonKilled(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -156,7 +156,7 @@ extension BridgeEndToEndTests {
 }
 
 extension BridgeEndToEndTests {
-    @Test("9d. after a SIGKILL, audiosessiond --restore-journal (the unit's ExecStopPost) puts the streams back", arguments: SoundServerKind.underTest)
+    @Test("after a SIGKILL, audiosessiond --restore-journal (the unit's ExecStopPost) puts the streams back", arguments: SoundServerKind.underTest)
     func restoreJournalAfterKill(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
