@@ -114,7 +114,14 @@ struct ShippedPolicyTests {
         kill(alarm, SIGKILL)
         try waitUntil("the music back after the alarm") { try !musicLevels().mute }
         let call = try play("linphone")
-        try waitUntil("the call to interrupt the music") { try musicLevels().mute }
+        // What the bridge did about the two apps, said if the wait times out.
+        func decisions() -> String {
+            daemon.records.filter { ["mpv", "linphone"].contains($0["app"] as? String ?? "") || $0["event"] as? String == "action" }
+                .suffix(12).map { "\($0)" }.joined(separator: "\n")
+        }
+        try waitUntil("the call to interrupt the music (music \(try musicLevels()); the bridge:\n\(decisions()))") {
+            try musicLevels().mute
+        }
         kill(call, SIGKILL)
         try waitUntil("the music back after the call") { try !musicLevels().mute }
         var types: [String] {
