@@ -119,7 +119,7 @@ struct ShippedPolicyTests {
             daemon.records.filter { ["mpv", "linphone"].contains($0["app"] as? String ?? "") || $0["event"] as? String == "action" }
                 .suffix(12).map { "\($0)" }.joined(separator: "\n")
         }
-        try waitUntil("the call to interrupt the music (music \(try musicLevels()); the bridge:\n\(decisions()))") {
+        try waitUntil("the call to interrupt the music (music \(String(describing: try? musicLevels())); the bridge:\n\(decisions()))") {
             try musicLevels().mute
         }
         kill(call, SIGKILL)
