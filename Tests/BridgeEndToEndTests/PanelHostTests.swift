@@ -43,7 +43,7 @@ struct PanelHostTests {
         return Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    @Test("xfce4-panel's status tray shows the indicator's icon while something is silenced",
+    @Test("xfce4-panel's status tray shows the indicator's icon while something is silenced, also after the panel restarts",
           arguments: SoundServerKind.underTest([.pulseaudio]))
     func iconAppears(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -77,5 +77,16 @@ struct PanelHostTests {
         try waitUntil("the item active") { indicator.status == "Active" }
         let shot = artifacts + "/xfce4-panel-indicator.png"
         try waitUntil("the icon drawn in the panel", timeout: .seconds(20)) { try Self.shoot(display, server, to: shot) >= 20 }
+
+        // The panel restarts: the indicator waits for the new watcher and registers again.
+        _ = panel.stop()
+        try waitUntil("the watcher gone") { try busctl(["status", "org.kde.StatusNotifierWatcher"]).status != 0 }
+        let again = try server.spawn("xfce4-panel", [], extraEnvironment: ["DISPLAY": display])
+        defer { _ = again.stop() }
+        try waitUntil("the item registered with the new panel (\(indicator.process.output.suffix(300)))", timeout: .seconds(30)) {
+            try busctl(["get-property", "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
+                        "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems"]).output.contains(indicator.name)
+        }
+        try waitUntil("the icon drawn in the new panel", timeout: .seconds(20)) { try Self.shoot(display, server, to: shot) >= 20 }
     }
 }
