@@ -30,8 +30,8 @@ final class MPRISController {
         let session: SessionID
         /// The unique name of the player's connection, which its signals come from.
         let owner: String?
-        /// Its track when the bridge paused it (`mpris:trackid`, else `xesam:url`).
-        var track: String?
+        /// Its track when the bridge paused it.
+        var track: Track?
         /// Whether the reply to the bridge's `Pause` has come: what the player says from then on is
         /// not the playing that the bridge stopped.
         var pauseTookEffect = false
@@ -63,6 +63,9 @@ final class MPRISController {
     /// The player of a session, if it is on the bus: calls `member` (`Pause` or `Play`) on it.
     func send(_ member: String, toPlayerOf session: Session) {
         if let registered = session.nowPlayingPlayer { return send(member, to: registered) }
+        // A new pause of the session's player: what it says counts again only after this pause's
+        // reply (a play the user asked before it may be announced after the interruption began).
+        for (name, paused) in pausedByBridge where paused.session == session.id { pausedByBridge[name]?.pauseTookEffect = false }
         let chain = session.processChain
         let appID = session.appID
         connection.call(.methodCall(destination: BusDriver.name, path: BusDriver.path, interface: BusDriver.name,
@@ -119,17 +122,29 @@ final class MPRISController {
         else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
         let track = Self.track(changed["Metadata"])
-        let otherTrack = track != nil && track != paused.track
-        if let track { paused.track = track }
+        let otherTrack = track.map { paused.track?.isOther(than: $0) ?? false } ?? false
+        if let track { paused.track = Track(id: track.id ?? paused.track?.id, url: track.url ?? paused.track?.url) }
         pausedByBridge[name] = paused
         guard paused.pauseTookEffect else { return nil }
         let status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
         return (paused.session, PlayerChange(status: status, otherTrack: otherTrack))
     }
 
-    /// A track's identity in MPRIS `Metadata`: `mpris:trackid`, else `xesam:url`.
-    private static func track(_ metadata: BusValue?) -> String? {
-        let fields = metadata?.stringDictionary ?? [:]
-        return fields["mpris:trackid"]?.stringValue ?? fields["xesam:url"]?.stringValue
+    /// A track's identity in MPRIS `Metadata`: `mpris:trackid` and `xesam:url`, as far as given.
+    struct Track {
+        var id: String?
+        var url: String?
+
+        /// Whether `other` is another track: one of the two is known on both sides and differs (a
+        /// player that left one out, or did not say at all, moved nowhere).
+        func isOther(than other: Track) -> Bool {
+            (id != nil && other.id != nil && id != other.id) || (url != nil && other.url != nil && url != other.url)
+        }
+    }
+
+    private static func track(_ metadata: BusValue?) -> Track? {
+        guard let fields = metadata?.stringDictionary else { return nil }
+        let track = Track(id: fields["mpris:trackid"]?.stringValue, url: fields["xesam:url"]?.stringValue)
+        return track.id == nil && track.url == nil ? nil : track
     }
 }
