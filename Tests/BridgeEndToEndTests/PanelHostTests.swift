@@ -62,8 +62,9 @@ struct PanelHostTests {
         }
         let artifacts = IndicatorTests.packageRoot + "/.build/test-artifacts"
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-        let empty = try Self.shoot(display, server, to: artifacts + "/xfce4-panel-empty.png")
-        #expect(empty == 0, "the empty panel has no dark pixels")
+        // The watcher is there before the panel has painted its strip (Xvfb's root is black): the empty
+        // panel, once drawn, has no dark pixels, so a dark one later is the icon.
+        try waitUntil("the empty panel drawn") { try Self.shoot(display, server, to: artifacts + "/xfce4-panel-empty.png") == 0 }
 
         let indicator = try IndicatorTests.Panel(scenario)
         defer { _ = indicator.process.stop() }
