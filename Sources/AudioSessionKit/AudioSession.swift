@@ -42,10 +42,10 @@ public final class AudioSession: @unchecked Sendable {
     private var token: String?
     private var lostBridge = false
     private let notifications = DispatchQueue(label: "io.github.audiosession.notifications")
-    private var interruptionContinuations: [UUID: AsyncStream<Interruption>.Continuation] = [:]
-    private var routeContinuations: [UUID: AsyncStream<RouteChange>.Continuation] = [:]
-    private var hintContinuations: [UUID: AsyncStream<SilenceSecondaryAudioHintType>.Continuation] = [:]
-    private var mediaContinuations: [UUID: AsyncStream<MediaServicesEvent>.Continuation] = [:]
+    var interruptionContinuations: [UUID: AsyncStream<Interruption>.Continuation] = [:]
+    var routeContinuations: [UUID: AsyncStream<RouteChange>.Continuation] = [:]
+    var hintContinuations: [UUID: AsyncStream<SilenceSecondaryAudioHintType>.Continuation] = [:]
+    var mediaContinuations: [UUID: AsyncStream<MediaServicesEvent>.Continuation] = [:]
     /// The streams of ``activationGrants()``.
     var grantContinuations: [UUID: AsyncStream<Void>.Continuation] = [:]
     /// The session's properties as the bridge last published them (GetAll at creation, then
@@ -265,44 +265,6 @@ public final class AudioSession: @unchecked Sendable {
     public func setPrefersNoInterruptionsFromSystemAlerts(_ inValue: Bool) throws {
         _ = try call("SetPrefersNoInterruptionsFromSystemAlerts", [.bool(inValue)])
         update { $0.prefersNoInterruptionsFromSystemAlerts = inValue }
-    }
-
-    // MARK: Typed events
-
-    /// Interruptions, as they happen.
-    public func interruptions() -> AsyncStream<Interruption> {
-        stream(\.interruptionContinuations)
-    }
-
-    /// Route changes, as they happen.
-    public func routeChanges() -> AsyncStream<RouteChange> {
-        stream(\.routeContinuations)
-    }
-
-    /// Secondary-audio hints, as they happen.
-    public func silenceSecondaryAudioHints() -> AsyncStream<SilenceSecondaryAudioHintType> {
-        stream(\.hintContinuations)
-    }
-
-    /// Losses and resets of media services, as they happen.
-    public func mediaServicesEvents() -> AsyncStream<MediaServicesEvent> {
-        stream(\.mediaContinuations)
-    }
-
-    /// A stream fed from one of the session's tables of continuations. The table, not a closure,
-    /// names where it goes: nothing the session keeps refers back to the session, so the session goes
-    /// when the app lets it go, and its streams end then.
-    func stream<T>(_ table: ReferenceWritableKeyPath<AudioSession, [UUID: AsyncStream<T>.Continuation]> & Sendable)
-        -> AsyncStream<T>
-    {
-        let (stream, continuation) = AsyncStream<T>.makeStream()
-        let id = UUID()
-        lock.withLock { self[keyPath: table][id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            lock.withLock { self[keyPath: table][id] = nil }
-        }
-        return stream
     }
 
     // MARK: What the bridge says
