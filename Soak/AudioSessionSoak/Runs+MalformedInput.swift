@@ -80,7 +80,7 @@ extension SoakRuns {
                 let reply = try pool[slot].0.call(message, timeout: .seconds(10))
                 answered += 1
                 if generated.member == "CreateSession", let path = reply.arguments.first?.stringValue { pool[slot].1.append(path) }
-            } catch let error as BusError where error.name != "org.freedesktop.DBus.Error.NoReply"
+            } catch where error.name != "org.freedesktop.DBus.Error.NoReply"
                 && error.name != "org.freedesktop.DBus.Error.Timeout"
             {
                 answered += 1

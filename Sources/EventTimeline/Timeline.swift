@@ -79,8 +79,8 @@ public struct Timeline: Sendable {
 
     /// Parses the log's timestamps (RFC 3339, UTC, with milliseconds).
     public static func date(_ text: String) -> Date? {
-        try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-            ?? Date(text, strategy: Date.ISO8601FormatStyle())
+        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
     }
 }
 

@@ -105,7 +105,7 @@ struct StepScheduleTests {
         schedule.wake(at: t0 + timing.quietBeforeDecidingAhead)
         #expect(schedule.nextDeadline == t1 + timing.quietBeforeDecidingAhead, "quiet for 10 ms only: it looks again")
 
-        var now = t1 + timing.quietBeforeDecidingAhead
+        let now = t1 + timing.quietBeforeDecidingAhead
         var wakes = 0
         while let deadline = schedule.nextDeadline, wakes < 100 {
             #expect(deadline == now, "each kind on the next wake, at once")

@@ -174,7 +174,7 @@ extension HeadlessTests {
         defer { server.stop() }
         let journal = try JournalStandIn(path: server.root + "/journal.socket")
         let stdoutPath = server.root + "/logs/stdout.txt"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        try #require(FileManager.default.createFile(atPath: stdoutPath, contents: nil))
         var status = stat()
         #expect(stat(stdoutPath, &status) == 0)
         var environment = server.environment

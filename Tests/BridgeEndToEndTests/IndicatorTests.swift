@@ -150,8 +150,9 @@ struct IndicatorTests {
         let bin = scenario.server.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let opened = scenario.server.root + "/opened"
-        FileManager.default.createFile(atPath: bin + "/xdg-open", contents: Data("#!/bin/sh\necho \"$1\" > '\(opened)'\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        try #require(FileManager.default.createFile(atPath: bin + "/xdg-open",
+                                                    contents: Data("#!/bin/sh\necho \"$1\" > '\(opened)'\n".utf8),
+                                                    attributes: [.posixPermissions: 0o755]))
         let path = bin + ":" + (scenario.server.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let panel = try Panel(scenario, extraEnvironment: ["PATH": path])
         defer { _ = panel.process.stop() }

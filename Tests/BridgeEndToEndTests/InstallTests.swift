@@ -19,8 +19,10 @@ struct InstallTests {
         try FileManager.default.createDirectory(atPath: shims, withIntermediateDirectories: true)
         for tool in ["sudo", "apt-get", "dpkg-query", "swift"] {
             let script = "#!/bin/sh\necho \(tool) >> '\(root)/called'\nexit 99\n"
-            FileManager.default.createFile(atPath: shims + "/" + tool, contents: Data(script.utf8),
-                                           attributes: [.posixPermissions: 0o755])
+            guard FileManager.default.createFile(atPath: shims + "/" + tool, contents: Data(script.utf8),
+                                                 attributes: [.posixPermissions: 0o755]) else {
+                throw HarnessError("could not write the shim \(tool)")
+            }
         }
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = shims + ":" + (environment["PATH"] ?? "/usr/bin:/bin")

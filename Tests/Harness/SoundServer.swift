@@ -331,7 +331,9 @@ public final class SoundServer: @unchecked Sendable {
     private func configurePorts(ofSink name: String) throws {
         let silence = root + "/silence.raw"
         if !FileManager.default.fileExists(atPath: silence) {
-            FileManager.default.createFile(atPath: silence, contents: Data(count: 48_000 * 4 / 100))
+            guard FileManager.default.createFile(atPath: silence, contents: Data(count: 48_000 * 4 / 100)) else {
+                throw HarnessError("could not write \(silence)")
+            }
         }
         let log = "\(logs)/device-check-\(name).log"
         let pid = try spawnDetached("pacat", [
