@@ -131,7 +131,7 @@ demo: deps-run $(SERVER_DEPS) bridge-programs
 	DEMO=1 SERVER=$(SERVER) scripts/run.sh
 
 bench: deps-test release
-	.build/release/audiosession-bench $(BENCH_FLAGS)
+	scripts/bench.sh .build/release/audiosession-bench $(BENCH_FLAGS)
 
 soak: deps-test release
 	.build/release/audiosession-soak $(SOAK_FLAGS)

@@ -16,7 +16,9 @@ struct ReadmeTests {
     /// The Markdown files whose links are checked: the README, `docs/` and the policy files' page.
     static let documents: [String] = {
         let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        let results = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs/bench-results").path)) ?? []
         return ["README.md", "policies/README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+            + results.filter { $0.hasSuffix(".md") }.sorted().map { "docs/bench-results/" + $0 }
     }()
 
     @Test("the README has at most 200 lines and starts with the two commands within its first 30")
