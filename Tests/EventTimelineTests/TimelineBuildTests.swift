@@ -75,6 +75,14 @@ struct TimelineBuildTests {
         #expect(svg.contains("data-from=\"session/3\" data-to=\"session/4\""), "an arrow from the blocker")
     }
 
+    @Test("a timestamp is read with or without its milliseconds")
+    func timestamps() throws {
+        let precise = try #require(Timeline.date("2026-11-28T05:48:33.913Z"))
+        let whole = try #require(Timeline.date("2026-11-28T05:48:33Z"))
+        #expect(precise.timeIntervalSince(whole) > 0.9 && precise.timeIntervalSince(whole) < 0.92)
+        #expect(Timeline.date("yesterday") == nil)
+    }
+
     @Test("a window clips spans that began before it, and fits itself to what happened")
     func windows() throws {
         let late = Timeline(records: Self.scene, start: Self.base.addingTimeInterval(4), end: Self.base.addingTimeInterval(600))
