@@ -29,11 +29,15 @@ case "$release" in
   extra=()
   ;;
 1.6)
-  layout=1
+  # 3: with sid's GLib (and its libmount and libblkid), which the Bluetooth plugin needs
+  # (g_once_init_leave_pointer, GLib 2.80).
+  layout=3
   suites=("sid main")
   pipewire_version="1.6.9-2" wireplumber_version="0.5.18-1" libpipewire=libpipewire-0.3-0t64
-  # sid's binaries need sid's C library (they run through its loader), and two libraries bookworm lacks.
-  extra=(libc6 liblua5.5-0 libasound2t64)
+  # sid's binaries need sid's C library (they run through its loader) and GLib with the mount and
+  # block-device libraries it needs (bookworm's GLib 2.74 lacks symbols the Bluetooth plugin uses:
+  # without it WirePlumber finds no Bluetooth support), and two libraries bookworm lacks.
+  extra=(libc6 libglib2.0-0t64 libmount1 libblkid1 liblua5.5-0 libasound2t64)
   ;;
 *) echo "error: unknown PipeWire release '$release' (1.4 or 1.6)" >&2; exit 2 ;;
 esac

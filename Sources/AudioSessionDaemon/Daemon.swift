@@ -244,33 +244,35 @@ public final class Daemon: @unchecked Sendable {
 
 extension Daemon {
     /// `audiosessiond --restore-journal`: connects to the server and puts every stream a stopped bridge
-    /// left changed back to the user's levels; throws when the server cannot be reached. It ends once
-    /// the server reports the streams back (or after ``restoreReportWait``), not when it has merely
-    /// acknowledged the commands.
+    /// left changed back to the user's levels; throws when the server cannot be reached. It takes the
+    /// bridge's own path: the engine takes the journal's leftovers as its changes (as a starting bridge
+    /// does) and undoes them as a stopping bridge does, and the run ends once the server has reported
+    /// every level back (or after ``restoreReportWait``), not when it has merely acknowledged them.
     public static func restoreJournal(options: DaemonOptions) throws {
         let loop = try PulseLoop()
-        let server = options.serverAddress
         // A short connection to a server that may be going away: no shared memory (see ServerAdapter+SharedMemory).
-        let core = BridgeCore(loop: loop, server: server, sharedMemory: false)
+        let core = BridgeCore(loop: loop, server: options.serverAddress, sharedMemory: false)
         let journal = try EffectJournal(directory: options.journalDirectory)
         guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
-        // Loop-thread state: the commands were taken, and the run is over.
-        var sent = false, finished = false
+        // Loop-thread state: the server has read the commands, and the run is over.
+        var commandsRead = false, finished = false
         let finish = {
             guard !finished else { return }
             finished = true
             journal.forgetLeftovers()
             done.signal()
         }
+        let finishOnceReported = { if commandsRead && !core.engine.awaitsReports { finish() } }
         let deadline = PulseTimer(loop: loop, finish)
-        // Every report of a stream reaches the engine; the cache is up to date by then.
-        core.observeSettled { _ in if sent && core.adapter.hasRecovered(journal.leftovers) { finish() } }
+        core.observeSettled { _ in finishOnceReported() }
         core.adapter.onReady = {
-            core.adapter.recover(journal.leftovers)
+            core.send(.journalLeftovers(journal.leftovers))
+            core.send(.shutdown)
             core.adapter.afterPendingCommands {
-                sent = true
-                if core.adapter.hasRecovered(journal.leftovers) { finish() } else { deadline.arm(after: restoreReportWait) }
+                commandsRead = true
+                deadline.arm(after: restoreReportWait)
+                finishOnceReported()
             }
         }
         loop.start()

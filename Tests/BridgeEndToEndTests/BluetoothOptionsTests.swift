@@ -10,9 +10,7 @@ import Testing
 /// activation ends (DESIGN §2, "Bluetooth and AirPlay").
 @Suite("Bluetooth options against real servers", .serialized)
 struct BluetoothOptionsTests {
-    /// Every stack but PipeWire 1.6: its Bluetooth monitor (WirePlumber 0.5.18) makes no card for the
-    /// BlueZ stand-in's headset, and why is not found yet (docs/limits.md).
-    static let stacks = SoundServerKind.underTest.filter { $0 != .pipewire16 }
+    static let stacks = SoundServerKind.underTest
 
     @Test("allowBluetooth: a call that records switches the headset from A2DP to hands-free while it is active",
           arguments: Self.stacks)

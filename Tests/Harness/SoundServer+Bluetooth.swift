@@ -61,6 +61,11 @@ extension SoundServer {
     /// most twice, as a user would: now and then PipeWire's Bluetooth support keeps a freshly connected
     /// headset's device without a profile (a card that stays `off`, or none in pipewire-pulse's list).
     func waitForHeadsetCard() throws {
+        // WirePlumber says so when the server's Bluetooth plugin does not load (a library of the
+        // prefix lacks a symbol it needs): no card will come, however long the wait.
+        if let broken = wirePlumber?.output.split(separator: "\n").first(where: { $0.contains("SPA plugin is missing or broken") }) {
+            throw HarnessError("\(kind): the server's Bluetooth support did not load: \(broken)")
+        }
         var seen: [String] = []
         var state = "no card"
         for attempt in 0..<3 {

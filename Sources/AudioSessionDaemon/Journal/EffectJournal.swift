@@ -189,30 +189,3 @@ public final class EffectJournal {
         init(from decoder: any Decoder) { value = try? Value(from: decoder) }
     }
 }
-
-extension ServerAdapter {
-    /// Undoes what an earlier run left in force: every stream that still exists gets its original
-    /// levels back, and the server's memory of each app is repaired.
-    public func recover(_ leftovers: [JournalEntry]) {
-        for entry in leftovers {
-            let why = "recovered from the journal: an earlier bridge stopped without undoing this"
-            if let stream = cache.stream(entry.stream),
-                entry.restoreKey == nil || stream.properties["module-stream-restore.id"] == entry.restoreKey
-            {
-                execute(.setStreamVolume(entry.stream, entry.original.volume, why: why))
-                execute(.setStreamMute(entry.stream, entry.original.mute, why: why))
-            }
-            if let key = entry.restoreKey { execute(.rememberStreamLevels(restoreKey: key, entry.original, why: why)) }
-        }
-    }
-
-    /// Whether every stream of `leftovers` that still exists is reported at its original levels:
-    /// pipewire-pulse acknowledges a change before PipeWire has applied it, and a connection that ends
-    /// at once can take the change with it.
-    public func hasRecovered(_ leftovers: [JournalEntry]) -> Bool {
-        leftovers.allSatisfy { entry in
-            guard let stream = cache.stream(entry.stream) else { return true }
-            return StreamLevels(volume: ChannelVolumes(stream.volume), mute: stream.mute) == entry.original
-        }
-    }
-}
