@@ -74,7 +74,7 @@ bridge-programs: deps-build
 
 # The programs with the Swift runtime linked in (they run without the toolchain), their manual pages
 # and shell completions: what make install copies.
-# Linked by lld: gold warns of every program that the toolchain's static Foundation calls mktemp.
+# Linked by lld: gold warns, for each program, that the toolchain's static Foundation uses mktemp.
 STATIC := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld
 programs: bridge-programs
 	$(SWIFT) build $(STATIC) --product audiosession-indicator
