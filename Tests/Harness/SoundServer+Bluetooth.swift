@@ -63,7 +63,7 @@ extension SoundServer {
     func waitForHeadsetCard() throws {
         // WirePlumber says so when the server's Bluetooth plugin does not load (a library of the
         // prefix lacks a symbol it needs): no card will come, however long the wait.
-        if let broken = wirePlumber?.output.split(separator: "\n").first(where: { $0.contains("SPA plugin is missing or broken") }) {
+        if let broken = wirePlumber?.output.split(separator: "\n").first(where: { $0.contains("BlueZ SPA plugin is missing or broken") }) {
             throw HarnessError("\(kind): the server's Bluetooth support did not load: \(broken)")
         }
         var seen: [String] = []
