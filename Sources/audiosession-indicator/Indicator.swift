@@ -121,6 +121,9 @@ final class Indicator {
         }
         item.show(presentation)
         menu.show(presentation.menu)
+        // The snapshot of a busy bridge is large and read once per burst; give its memory back to the
+        // system rather than keep it in the allocator's free lists while the indicator sleeps.
+        _ = releaseFreeMemory(0)
     }
 
     // MARK: What the menu does
@@ -198,3 +201,8 @@ struct Fault: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// glibc's `malloc_trim`, which the Glibc module does not declare: returns the allocator's free memory
+/// to the system.
+@_silgen_name("malloc_trim")
+private func releaseFreeMemory(_ pad: Int) -> Int32
