@@ -27,6 +27,8 @@ let package = Package(
         // libdbus's headers are in a folder of their own, so it goes through pkg-config.
         .systemLibrary(name: "CPulse"),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // glibc's <malloc.h>, which the Glibc module leaves out (the indicator's malloc_trim).
+        .systemLibrary(name: "CMalloc"),
 
         // The vocabulary and the pure engine: no C, no logging, no I/O.
         .target(name: "AudioSessionModel"),
@@ -64,7 +66,7 @@ let package = Package(
         // The desktop indicator: what it shows for a state of the bridge (pure), and the program.
         .target(name: "IndicatorModel"),
         .executableTarget(name: "audiosession-indicator",
-                          dependencies: ["IndicatorModel", "DBusKit", "AudioSessionIPC", "CommandLineSupport",
+                          dependencies: ["IndicatorModel", "DBusKit", "AudioSessionIPC", "CommandLineSupport", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "CommandLineSupport", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(

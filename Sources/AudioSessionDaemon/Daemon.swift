@@ -47,8 +47,6 @@ public final class Daemon: @unchecked Sendable {
     private var recovered = false
     private var stopping = false
     private var finishedOnce = false
-    /// Whether a stopping bridge's commands have been read by the server, and whether it is leaving.
-    private var stopCommandsRead = false, leaving = false
     private lazy var stopDeadline = PulseTimer(loop: loop) { [unowned self] in finish() }
     private var unwrittenRecords: [LogRecord] = []
     private lazy var logTimer = PulseTimer(loop: loop) { [unowned self] in flushRecords() }
@@ -90,7 +88,6 @@ public final class Daemon: @unchecked Sendable {
         core.observeEvents { [unowned self] event in
             if stopping, case .serverLost = event { finish() }
         }
-        core.observeSettled { [unowned self] _ in leaveOnceReported() }
         core.adapter.onReady = { [unowned self] in
             service?.firstReading.open()
             recoverOnce()
@@ -167,30 +164,16 @@ public final class Daemon: @unchecked Sendable {
         return exitStatus
     }
 
-    /// Undoes every effect, waits for the server to take that, and ends ``run()``. On the loop thread.
-    /// The bridge must not leave before the server has carried its commands out: pipewire-pulse drops
-    /// what a client that has hung up wrote and it had not read yet, and it answers before PipeWire has
-    /// applied a level, which a client that hangs up at once can take with it. So it waits for the
-    /// server's answer after the commands, then for the server's report of every level it set
-    /// (``PolicyEngine/awaitsReports``), however slow a loaded server is, and ends early only when the
-    /// connection is lost (the server went away at the same moment) or after ``stopWait``: the journal
-    /// still holds what could not be undone.
+    /// Undoes every effect, waits until the server has reported back every level the bridge set
+    /// (``BridgeCore/shutDown(commandsRead:reported:)``), however slow a loaded server is, hands the role
+    /// modules back and ends ``run()``. On the loop thread. It ends early only when the connection is
+    /// lost (the server went away at the same moment) or after ``stopWait``: the journal still holds
+    /// what could not be undone.
     public func stop() {
         guard !stopping else { return }
         stopping = true
-        core.send(.shutdown)
         stopDeadline.arm(after: Self.stopWait)
-        core.adapter.afterPendingCommands { [unowned self] in
-            stopCommandsRead = true
-            leaveOnceReported()
-        }
-    }
-
-    /// Hands the role modules back and ends, once a stopping bridge's levels are all reported back.
-    private func leaveOnceReported() {
-        guard stopping, stopCommandsRead, !leaving, !core.engine.awaitsReports else { return }
-        leaving = true
-        roleModules.handBack { [unowned self] in finish() }
+        core.shutDown { [unowned self] in roleModules.handBack { [unowned self] in finish() } }
     }
 
     /// The longest a stopping bridge waits for a server that neither answers nor goes away.
@@ -255,25 +238,18 @@ extension Daemon {
         let journal = try EffectJournal(directory: options.journalDirectory)
         guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
-        // Loop-thread state: the server has read the commands, and the run is over.
-        var commandsRead = false, finished = false
+        // Loop-thread state: the run is over.
+        var finished = false
         let finish = {
             guard !finished else { return }
             finished = true
             journal.forgetLeftovers()
             done.signal()
         }
-        let finishOnceReported = { if commandsRead && !core.engine.awaitsReports { finish() } }
         let deadline = PulseTimer(loop: loop, finish)
-        core.observeSettled { _ in finishOnceReported() }
         core.adapter.onReady = {
             core.send(.journalLeftovers(journal.leftovers))
-            core.send(.shutdown)
-            core.adapter.afterPendingCommands {
-                commandsRead = true
-                deadline.arm(after: restoreReportWait)
-                finishOnceReported()
-            }
+            core.shutDown(commandsRead: { deadline.arm(after: restoreReportWait) }, reported: finish)
         }
         loop.start()
         loop.perform { core.start() }

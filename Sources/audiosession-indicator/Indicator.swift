@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioSessionIPC
+import CMalloc
 import CommandLineSupport
 import DBusKit
 import Foundation
@@ -123,7 +124,7 @@ final class Indicator {
         menu.show(presentation.menu)
         // The snapshot of a busy bridge is large and read once per burst; give its memory back to the
         // system rather than keep it in the allocator's free lists while the indicator sleeps.
-        _ = releaseFreeMemory(0)
+        malloc_trim(0)
     }
 
     // MARK: What the menu does
@@ -201,8 +202,3 @@ struct Fault: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-
-/// glibc's `malloc_trim`, which the Glibc module does not declare: returns the allocator's free memory
-/// to the system.
-@_silgen_name("malloc_trim")
-private func releaseFreeMemory(_ pad: Int) -> Int32

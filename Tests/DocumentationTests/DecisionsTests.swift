@@ -9,26 +9,23 @@ struct DecisionsTests {
     struct Record {
         let number: Int
         let title: String
-        let lines: [Substring]
+        var lines: [Substring]
     }
 
+    /// The records, each from its `## N. Title` heading to the next heading.
     static func records() throws -> [Record] {
-        let text = try ReadmeTests.text("docs/DECISIONS.md")
         var records: [Record] = []
-        var current: (Int, String, [Substring])?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("## ") {
-                if let current { records.append(Record(number: current.0, title: current.1, lines: current.2)) }
-                current = nil
-                let heading = line.dropFirst(3)
-                if let dot = heading.firstIndex(of: "."), let number = Int(heading[..<dot]) {
-                    current = (number, String(heading[heading.index(after: dot)...].drop { $0 == " " }), [line])
-                }
-            } else if current != nil {
-                current!.2.append(line)
+        var inRecord = false
+        for line in try ReadmeTests.text("docs/DECISIONS.md").split(separator: "\n", omittingEmptySubsequences: false) {
+            if let heading = line.wholeMatch(of: /## (\d+)\. (.+)/) {
+                records.append(Record(number: Int(heading.1)!, title: String(heading.2), lines: [line]))
+                inRecord = true
+            } else if line.hasPrefix("## ") {
+                inRecord = false
+            } else if inRecord {
+                records[records.count - 1].lines.append(line)
             }
         }
-        if let current { records.append(Record(number: current.0, title: current.1, lines: current.2)) }
         return records
     }
 

@@ -15,10 +15,11 @@ struct ReadmeTests {
 
     /// The Markdown files whose links are checked: the README, `docs/` and the policy files' page.
     static let documents: [String] = {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
-        let results = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs/bench-results").path)) ?? []
-        return ["README.md", "policies/README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-            + results.filter { $0.hasSuffix(".md") }.sorted().map { "docs/bench-results/" + $0 }
+        func markdown(in folder: String) -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+            return names.filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
+        }
+        return ["README.md", "policies/README.md"] + markdown(in: "docs") + markdown(in: "docs/bench-results")
     }()
 
     @Test("the README has at most 200 lines and starts with the two commands within its first 30")
