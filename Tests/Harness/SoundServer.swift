@@ -218,8 +218,9 @@ public final class SoundServer: @unchecked Sendable {
     /// Starts one of PipeWire's programs: the system's, or those of the stack's private prefix with the
     /// prefix's libraries, plugins, modules and configuration.
     public func spawnPipeWire(_ program: String, _ arguments: [String] = []) throws -> TestProcess {
-        // WirePlumber 0.5.11 and later say which MPRIS player they paused at an unplug, and when it answered.
-        let bluetooth = program == "wireplumber" ? bluetoothEnvironment.merging(["WIREPLUMBER_DEBUG": "s-linking.mpris:4"]) { $1 } : [:]
+        // WirePlumber 0.5.11 and later say which MPRIS player they paused at an unplug, and when it
+        // answered; its Bluetooth profile switching says what it decided (`waitForHeadsetCard`).
+        let bluetooth = program == "wireplumber" ? bluetoothEnvironment.merging(["WIREPLUMBER_DEBUG": "s-linking.mpris:4,s-device:4"]) { $1 } : [:]
         guard let release = kind.privateRelease else { return try spawn(program, arguments, extraEnvironment: bluetooth) }
         let modern = try ModernPipeWire.installed(release)
         let command = modern.command(program)
