@@ -85,8 +85,7 @@ struct AppsYouRunTests {
                 "\(explained)")
 
         _ = call.stop()
-        try waitUntil("mpv to play after the call (status \(player.status)); \(scenario.daemon.diagnosis(lastRecords: 24))",
-                      timeout: .seconds(15)) { player.status == "Playing" }
+        try scenario.waitUntil("mpv to play after the call (status \(player.status))", timeout: .seconds(15)) { player.status == "Playing" }
         try waitUntil("mpv's stream unmuted on the server") { try server.reportedStream(index: music.index)?.mute == false }
     }
 }

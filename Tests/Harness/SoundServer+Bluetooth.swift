@@ -82,11 +82,12 @@ extension SoundServer {
                     return card.profiles.contains { $0.contains("a2dp") } && card.profiles.contains(where: Self.isHandsFree)
                         && card.active?.contains("a2dp") == true && sink != nil
                 }
-                try waitForWirePlumbersProfileCheck()
-                return
             } catch {
                 seen.append("attempt \(attempt + 1): \(error)\n\(headsetDiagnosis)\n\(graphSummary)")
+                continue
             }
+            // The card is up: a check that does not end is no reason to switch the headset off and on.
+            return try waitForWirePlumbersProfileChecks()
         }
         throw HarnessError("""
             the headset's card never came up, also after two reconnections:
@@ -101,15 +102,24 @@ extension SoundServer {
     /// Bluetooth autoswitch's restore), and puts A2DP back if a hands-free profile is set by then and
     /// nothing records from the headset. Its hook that cancels that check on a profile switch can come
     /// second: a call that activated at that very moment had the bridge's switch reverted (a fresh-clone
-    /// `make test` under load, once). A scene with a headset connected waits for the check's outcome,
-    /// which only WirePlumber's log tells, so that what the test does next does not meet it.
-    private func waitForWirePlumbersProfileCheck() throws {
-        guard let wirePlumber, wirePlumber.output.contains("Triggering profile restore") else { return }
-        try waitUntil("WirePlumber's check of the new headset's profile") {
-            let output = wirePlumber.output
-            return ["no need to restore", "Cancelled profile restore", "Restoring profile from"].contains { output.contains($0) }
+    /// `make test` under load, once). A scene with a headset connected waits until every check
+    /// WirePlumber armed (one per connection, a reconnection's too) has its outcome, which only its log
+    /// tells, so that what the test does next does not meet one.
+    private func waitForWirePlumbersProfileChecks() throws {
+        guard let wirePlumber else { return }
+        var counts = (armed: 0, decided: 0)
+        try waitUntil("WirePlumber's checks of the new headset's profile (\(counts.armed) armed, \(counts.decided) ended)") {
+            let lines = wirePlumber.output.split(separator: "\n")
+            counts.armed = lines.count { $0.contains("Triggering profile restore") }
+            counts.decided = lines.count { line in Self.profileCheckOutcomes.contains { line.contains($0) } }
+            return counts.decided >= counts.armed
         }
     }
+
+    /// What WirePlumber logs when a profile check it armed ends: cancelled (by a switch, or a newer
+    /// check), or run, with or without a change.
+    static let profileCheckOutcomes = ["Cancelled profile restore", "no need to restore", "Restoring profile from",
+                                       "Could not get current profile", "Could not find valid non-headset profile"]
 
     /// The headset card as the server's pulse protocol reports it, and the sinks: what a failed wait
     /// on the headset needs to show besides PipeWire's own view (``graphSummary``).
