@@ -146,12 +146,14 @@ struct IndicatorTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let own = "schema = 1\nlike = \"game\"\n[match]\napplication-names = [\"Game\"]\n"
         try own.write(toFile: folder + "/treat-as-game.toml", atomically: true, encoding: .utf8)
-        // xdg-open stands in for the desktop's viewer: it notes what it was asked to open.
+        // xdg-open stands in for the desktop's viewer: it notes what it was asked to open. The note is
+        // written beside and renamed into place, so that once it is there it is whole (the shell makes
+        // the file of a redirection before it writes the line into it).
         let bin = scenario.server.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let opened = scenario.server.root + "/opened"
-        try #require(FileManager.default.createFile(atPath: bin + "/xdg-open",
-                                                    contents: Data("#!/bin/sh\necho \"$1\" > '\(opened)'\n".utf8),
+        let viewer = "#!/bin/sh\necho \"$1\" > '\(opened).new' && mv '\(opened).new' '\(opened)'\n"
+        try #require(FileManager.default.createFile(atPath: bin + "/xdg-open", contents: Data(viewer.utf8),
                                                     attributes: [.posixPermissions: 0o755]))
         let path = bin + ":" + (scenario.server.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let panel = try Panel(scenario, extraEnvironment: ["PATH": path])
