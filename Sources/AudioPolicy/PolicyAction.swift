@@ -125,8 +125,10 @@ public enum PolicyAction: Hashable, Sendable {
     case sessionAdded(SessionID)
     case sessionRemoved(SessionID)
     /// `interrupter`: the app that interrupts, and `interrupterSession` its session, when a session does.
+    /// `takenBack`, on `ended` without `shouldResume` though it was asked for: how the user took the
+    /// session back during the interruption (``Session/takenBack``).
     case interruption(SessionID, InterruptionType, reason: InterruptionReason, options: InterruptionOptions,
-                      interrupter: String?, interrupterSession: SessionID? = nil)
+                      interrupter: String?, interrupterSession: SessionID? = nil, takenBack: String? = nil)
     case routeChange(SessionID, RouteChangeReason, previous: RouteDescription, current: RouteDescription)
     case secondaryAudioHint(SessionID, SilenceSecondaryAudioHintType)
     case mediaServicesLost(SessionID)

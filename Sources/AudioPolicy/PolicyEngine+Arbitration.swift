@@ -187,10 +187,11 @@ extension PolicyEngine {
                                     reason: InterruptionReason, interrupterSession: SessionID? = nil) {
         guard let session = sessions[id] else { return }
         // A session the user took back during the interruption is not told to resume.
-        let shouldResume = asked && !session.playedDuringInterruption
-        sessions[id]?.playedDuringInterruption = false
+        let shouldResume = asked && session.takenBack == nil
+        sessions[id]?.takenBack = nil
         emit(.interruption(id, .ended, reason: reason, options: shouldResume ? .shouldResume : [],
-                           interrupter: interrupter, interrupterSession: interrupterSession))
+                           interrupter: interrupter, interrupterSession: interrupterSession,
+                           takenBack: asked ? session.takenBack : nil))
         let resume: Bool
         switch session.policy.resume {
         case .never: resume = false

@@ -41,14 +41,17 @@ extension PolicyEngine {
             sessions[sessionID]?.awaitsOwnPlay = false
             return
         }
-        guard session.isInterrupted else { return }
-        sessions[sessionID]?.playedDuringInterruption = true
+        guard session.isInterrupted, session.takenBack == nil else { return }
+        sessions[sessionID]?.takenBack = "its stream played again during the interruption"
     }
 
     /// A player the bridge paused for an interruption that still lasts played, stopped or skipped:
     /// the user took it back. Any change after the interruption ended is the user's own business.
     mutating func playerChanged(_ id: SessionID, _ change: PlayerChange) {
-        guard let session = sessions[id], session.pausedPlayer, session.isInterrupted, change.isTheUsers else { return }
-        sessions[id]?.playedDuringInterruption = true
+        guard let session = sessions[id], session.pausedPlayer, session.isInterrupted, change.isTheUsers,
+            session.takenBack == nil
+        else { return }
+        sessions[id]?.takenBack = change.otherTrack ? "its player moved to another track during the interruption"
+            : "its player said \(change.status?.rawValue ?? "") during the interruption"
     }
 }

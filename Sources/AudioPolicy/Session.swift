@@ -83,9 +83,10 @@ public struct Session: Hashable, Sendable {
     /// next start of its stream is the bridge's own doing, not the user's (DESIGN §2, *Resume only what
     /// was playing*), and until then the player counts as playing.
     var awaitsOwnPlay = false
-    /// The session's stream played again during its interruption, not at the bridge's asking: the user
-    /// took it back, and the interruption ends without `shouldResume`.
-    var playedDuringInterruption = false
+    /// How the user took the session back during its interruption (its stream played again, not at the
+    /// bridge's asking; its player played, stopped or skipped): the interruption ends without
+    /// `shouldResume`, and the event log says why.
+    var takenBack: String?
     /// Whether the bridge pauses and plays this session's player: a policy session's when its policy
     /// allows MPRIS, an explicit session's when it registered one.
     var drivesPlayer: Bool { kind == .policy ? policy.usesMPRIS : nowPlayingPlayer != nil }

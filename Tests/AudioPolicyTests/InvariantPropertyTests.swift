@@ -105,10 +105,10 @@ struct InvariantPropertyTests {
             var open: Set<SessionID> = []
             for action in scene.actions {
                 switch action {
-                case .interruption(let id, .began, _, _, _, _):
+                case .interruption(let id, .began, _, _, _, _, _):
                     #expect(!open.contains(id), "a second began for \(id) without an ended")
                     open.insert(id)
-                case .interruption(let id, .ended, _, _, _, _):
+                case .interruption(let id, .ended, _, _, _, _, _):
                     #expect(open.contains(id), "an ended for \(id) without a began")
                     open.remove(id)
                 case .sessionRemoved(let id):

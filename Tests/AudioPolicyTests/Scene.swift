@@ -329,7 +329,7 @@ struct Scene {
 
     func interruptions(_ id: SessionID) -> [SeenInterruption] {
         actions.compactMap {
-            guard case .interruption(id, let type, let reason, let options, let interrupter, _) = $0 else { return nil }
+            guard case .interruption(id, let type, let reason, let options, let interrupter, _, _) = $0 else { return nil }
             return SeenInterruption(type: type, reason: reason, shouldResume: options.contains(.shouldResume),
                                     interrupter: interrupter)
         }

@@ -124,6 +124,15 @@ struct SpokenAudioTests {
         }
         scene.setActive(call, false, notify: true)
         #expect(scene.playerCommands(player) == (touched ? ["pause"] : ["pause", "play"]))
+        #expect(Self.takenBack(player, scene) == (touched ? "its stream played again during the interruption" : nil))
+    }
+
+    /// How the user took `session` back, as its last `ended` says (nil: not taken back).
+    static func takenBack(_ session: SessionID, _ scene: Scene) -> String? {
+        scene.actions.compactMap { action -> String?? in
+            guard case .interruption(session, .ended, _, _, _, _, let takenBack) = action else { return nil }
+            return .some(takenBack)
+        }.last ?? nil
     }
 
     /// What a player paused by a call says over MPRIS during the call, and whether the call's end plays
@@ -145,6 +154,9 @@ struct SpokenAudioTests {
         scene.send(.playerChanged(player, change))
         scene.setActive(call, false, notify: true)
         #expect(scene.playerCommands(player) == (resumed ? ["pause", "play"] : ["pause"]))
+        let said = change.otherTrack ? "its player moved to another track during the interruption"
+            : "its player said \(change.status?.rawValue ?? "") during the interruption"
+        #expect(Self.takenBack(player, scene) == (resumed ? nil : said))
     }
 
     @Test("what a player says after the interruption ended, or when the bridge did not pause it, changes nothing")

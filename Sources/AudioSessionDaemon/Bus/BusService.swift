@@ -367,7 +367,7 @@ public final class BusService {
             sentProperties[id] = nil
             objects.emitSignal(path: BusContract.managerPath, interface: BusContract.managerInterface,
                                member: "SessionRemoved", [.objectPath(Self.path(id))])
-        case .interruption(let id, let type, let reason, let options, let interrupter, _):
+        case .interruption(let id, let type, let reason, let options, let interrupter, _, _):
             signal(id, "Interruption", [.string(type.rawValue),
                                          Codec.interruptionInfo(reason: reason, options: options, interrupter: interrupter)])
         case .routeChange(let id, let reason, let previous, _):

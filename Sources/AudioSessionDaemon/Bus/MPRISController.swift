@@ -12,7 +12,9 @@ import DBusKit
 ///
 /// A player the bridge paused is followed until the bridge plays it again: what it says over MPRIS
 /// once the pause has taken effect (after the reply to `Pause`, in the order it sent them) goes to the
-/// engine, which decides whether the user took it back.
+/// engine, which decides whether the user took it back. A player may answer a command before it has
+/// carried it out and announce the change later (mpv's plugin does): the first `Playing` it announces
+/// after the bridge's own `Play` is that play's, however late it comes, and never the user's.
 final class MPRISController {
     let connection: BusConnection
     static let prefix = "org.mpris.MediaPlayer2."
@@ -39,6 +41,9 @@ final class MPRISController {
 
     /// The players the bridge paused and has not played again, by bus name.
     private var pausedByBridge: [String: PausedPlayer] = [:]
+    /// The players the bridge played that have not announced `Playing` since, by bus name, with the
+    /// unique name of their connection.
+    private var unannouncedPlays: [String: String] = [:]
 
     init(connection: BusConnection) { self.connection = connection }
 
@@ -107,6 +112,7 @@ final class MPRISController {
                 send(member, to: player) { [self] in pausedByBridge[player]?.pauseTookEffect = true }
             } else {
                 guard pausedByBridge.removeValue(forKey: player) != nil, properties["CanPlay"]?.boolValue ?? true else { return }
+                if let owner = reply?.sender { unannouncedPlays[player] = owner }
                 send(member, to: player)
             }
         }
@@ -114,19 +120,24 @@ final class MPRISController {
 
     /// What a player the bridge paused says after the pause took effect, and the session it plays
     /// for; nil for any other message (what it says before is its playing, and only moves its track).
+    /// The first `Playing` after the bridge's own `Play` is that play's, and is left out.
     func change(_ message: BusMessage) -> (SessionID, PlayerChange)? {
         guard message.kind == .signal, message.member == "PropertiesChanged", message.path == "/org/mpris/MediaPlayer2",
-            message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender,
-            let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key,
-            var paused = pausedByBridge[name]
+            message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender
         else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
+        var status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
+        if status == .playing, let played = unannouncedPlays.first(where: { $0.value == sender })?.key {
+            unannouncedPlays[played] = nil
+            status = nil
+        }
+        guard let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key, var paused = pausedByBridge[name]
+        else { return nil }
         let track = Self.track(changed["Metadata"])
         let otherTrack = track.map { paused.track?.isOther(than: $0) ?? false } ?? false
         if let track { paused.track = Track(id: track.id ?? paused.track?.id, url: track.url ?? paused.track?.url) }
         pausedByBridge[name] = paused
         guard paused.pauseTookEffect else { return nil }
-        let status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
         return (paused.session, PlayerChange(status: status, otherTrack: otherTrack))
     }
 

@@ -60,13 +60,14 @@ public enum EventLogRecords {
         }
         switch action {
         case .record(let record): return self.record(record, at: time)
-        case .interruption(let id, let type, let reason, let options, let interrupter, let interrupterSession):
+        case .interruption(let id, let type, let reason, let options, let interrupter, let interrupterSession, let takenBack):
             var fields: [(String, JSONValue)] = [
                 ("session", session(id)), ("app", .string(app(id))), ("type", .string(type.rawValue)),
                 ("reason", .string(reason.rawValue)), ("interrupter", interrupter.map { .string($0) } ?? .null),
             ]
             if let interrupterSession { fields.append(("interrupterSession", session(interrupterSession))) }
             if type == .ended { fields.append(("shouldResume", .bool(options.contains(.shouldResume)))) }
+            if let takenBack { fields.append(("takenBack", .string(takenBack))) }
             return make("interruption", fields)
         case .routeChange(let id, let reason, let previous, let current):
             return make("route.change", [("session", session(id)), ("app", .string(app(id))),

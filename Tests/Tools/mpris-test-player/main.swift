@@ -4,7 +4,11 @@
 // plays silence through a child pacat (or the program PACAT, a copy of pacat under another name; "-"
 // for no stream of its own) as the app NAME (media.role=music), and prints "Pause" or "Play" when it is
 // asked to. $MPRIS_STATUS is its PlaybackStatus at the start (Playing); $MPRIS_CAN_PAUSE=no makes
-// CanPause false. Each read of PlaybackStatus prints "status read".
+// CanPause false. Each read of PlaybackStatus prints "status read". With $MPRIS_ANNOUNCE=late it
+// announces each change of PlaybackStatus that Play or Pause made (PropertiesChanged) only after its
+// reply to the next Play or Pause, as mpv's plugin may: it answers at once and announces the change
+// once the player has made it. It prints "announced STATUS" once the bridge has answered a Ping sent
+// after the announcement: the bridge has taken the announcement in by then (one connection, in order).
 import DBusKit
 import Foundation
 import Glibc
@@ -17,12 +21,32 @@ let connection = try BusConnection(.session)
 connection.attach(to: loop)
 nonisolated(unsafe) var status = ProcessInfo.processInfo.environment["MPRIS_STATUS"] ?? "Playing"
 let canPause = ProcessInfo.processInfo.environment["MPRIS_CAN_PAUSE"] != "no"
-let objects = ObjectServer(connection: connection)
+nonisolated(unsafe) let objects = ObjectServer(connection: connection)
+let announcesLate = ProcessInfo.processInfo.environment["MPRIS_ANNOUNCE"] == "late"
+/// The change a Play or Pause made that is announced after the next one's reply.
+nonisolated(unsafe) var unannounced: String?
+
+/// Play or Pause: replied to, then (announcing late) the change the one before made is announced.
+func command(_ call: MethodCall, _ member: String, to newStatus: String) -> MethodResult {
+    status = newStatus
+    say(member)
+    guard announcesLate else { return .reply([]) }
+    objects.reply(to: call.message, .reply([]))
+    if let held = unannounced {
+        objects.emitPropertiesChanged(path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.Player",
+                                      changed: [("PlaybackStatus", .string(held))])
+        connection.call(.methodCall(destination: "io.github.audiosession.Bridge1", path: "/",
+                                    interface: "org.freedesktop.DBus.Peer", member: "Ping")) { _ in say("announced \(held)") }
+    }
+    unannounced = newStatus
+    return .later
+}
+
 let player = ExportedInterface(
     name: "org.mpris.MediaPlayer2.Player",
     methods: [
-        "Pause": ExportedMethod("") { _ in status = "Paused"; say("Pause"); return .reply([]) },
-        "Play": ExportedMethod("") { _ in status = "Playing"; say("Play"); return .reply([]) },
+        "Pause": ExportedMethod("") { command($0, "Pause", to: "Paused") },
+        "Play": ExportedMethod("") { command($0, "Play", to: "Playing") },
         "PlayPause": ExportedMethod("") { _ in status = status == "Playing" ? "Paused" : "Playing"; say("PlayPause"); return .reply([]) },
         "Stop": ExportedMethod("") { _ in status = "Stopped"; say("Stop"); return .reply([]) },
     ],
