@@ -147,7 +147,7 @@ extension MPRISTests {
         #expect(!lines().contains("Pause") && !lines().contains("Play"), "\(what): \(lines())")
     }
 
-    @Test("a player that announces each change only after its next reply is played again after a second call: the late Playing is the bridge's own play's",
+    @Test("a player that announces each change only after its next answer is played again after each call: a late Playing is the playing the bridge stopped, or its own play's",
           arguments: SoundServerKind.underTest)
     func lateAnnouncements(kind: SoundServerKind) throws {
         let scenario = try Scenario(kind)
@@ -165,17 +165,51 @@ extension MPRISTests {
         let call = try client.createSession("call")
         try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
         try client.setActive(call.path, true)
-        try waitUntil("the bridge to pause the player (\(lines()))") { count("Pause") == 1 }
+        // The pause is answered before the Playing of the start is announced.
+        try waitUntil("the bridge to pause the player, then its start announced (\(lines()))") {
+            count("Pause") == 1 && count("announced Playing") == 1
+        }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
         try waitUntil("the bridge to play it, and the pause announced (\(lines()))") { count("Play") == 1 && count("announced Paused") == 1 }
         // The second call's pause is answered before the first play's Playing is announced.
         try client.setActive(call.path, true)
         try waitUntil("the second pause, then the first play announced (\(lines()))") {
-            count("Pause") == 2 && count("announced Playing") == 1
+            count("Pause") == 2 && count("announced Playing") == 2
         }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
         try waitUntil("the bridge to play it again after the second call (\(lines()))") { count("Play") == 2 }
         let ended = daemon.records.filter { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" }
         #expect(ended.count == 2 && ended.allSatisfy { $0["shouldResume"] as? Bool == true && $0["takenBack"] == nil }, "\(ended)")
     }
+
+    @Test("a player that announces its changes four at a time is played again after the second call: the first Playing after the bridge's play is that play's",
+          arguments: SoundServerKind.underTest)
+    func announcementsInFours(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let (server, daemon) = (scenario.server, scenario.daemon)
+        let output = try Self.detachedPlayer(in: server, ["MPRIS_SUFFIX": "tunes", "MPRIS_ANNOUNCE": "in-fours"])
+        func lines() -> [String] { output().split(separator: "\n").map(String.init) }
+        let streamLog = server.root + "/logs/tunes.log"
+        try server.spawnDetached("pacat", ["--playback", "--raw", "--client-name=Tunes", "--property=media.role=music",
+                                           "--property=pipewire.access.portal.app_id=com.example.Tunes", "/dev/zero"],
+                                 log: streamLog)
+        let client = try BusClient(address: server.busAddress!)
+        _ = try ShippedPolicyTests.session(of: "com.example.Tunes", client, log: streamLog)
+        let call = try client.createSession("call")
+        try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
+        try client.setActive(call.path, true)
+        try waitUntil("the bridge to pause the player (\(lines()))") { lines().contains("Pause") }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the bridge to play it (\(lines()))") { lines().contains("Play") }
+        // After the second call's pause is answered, the player announces the start, the first pause,
+        // the bridge's play and the second pause, in that order.
+        try client.setActive(call.path, true)
+        try waitUntil("the four changes announced (\(lines()))") { lines().contains("announced Playing, Paused, Playing, Paused") }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the bridge to play it again after the second call (\(lines()))") { lines().filter { $0 == "Play" }.count == 2 }
+        let ended = daemon.records.filter { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" }
+        #expect(ended.count == 2 && ended.allSatisfy { $0["shouldResume"] as? Bool == true && $0["takenBack"] == nil }, "\(ended)")
+    }
 }
+

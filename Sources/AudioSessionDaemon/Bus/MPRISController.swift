@@ -13,8 +13,10 @@ import DBusKit
 /// A player the bridge paused is followed until the bridge plays it again: what it says over MPRIS
 /// once the pause has taken effect (after the reply to `Pause`, in the order it sent them) goes to the
 /// engine, which decides whether the user took it back. A player may answer a command before it has
-/// carried it out and announce the change later (mpv's plugin does): the first `Playing` it announces
-/// after the bridge's own `Play` is that play's, however late it comes, and never the user's.
+/// carried it out and announce the change later (mpv's plugin does), so what it announces is taken in
+/// the order of its announcements, not of its answers: a `Playing` before it has announced the
+/// bridge's pause is the playing the bridge stopped, and the first `Playing` after the bridge's own
+/// `Play` is that play's, however late either comes; neither is the user's.
 final class MPRISController {
     let connection: BusConnection
     static let prefix = "org.mpris.MediaPlayer2."
@@ -37,6 +39,9 @@ final class MPRISController {
         /// Whether the reply to the bridge's `Pause` has come: what the player says from then on is
         /// not the playing that the bridge stopped.
         var pauseTookEffect = false
+        /// Whether the player has announced `Paused` since the bridge sent its `Pause`: a `Playing` it
+        /// announces before that is the playing the bridge stopped, announced late.
+        var pauseAnnounced = false
     }
 
     /// The players the bridge paused and has not played again, by bus name.
@@ -70,7 +75,10 @@ final class MPRISController {
         if let registered = session.nowPlayingPlayer { return send(member, to: registered) }
         // A new pause of the session's player: what it says counts again only after this pause's
         // reply (a play the user asked before it may be announced after the interruption began).
-        for (name, paused) in pausedByBridge where paused.session == session.id { pausedByBridge[name]?.pauseTookEffect = false }
+        for (name, paused) in pausedByBridge where paused.session == session.id {
+            pausedByBridge[name]?.pauseTookEffect = false
+            pausedByBridge[name]?.pauseAnnounced = false
+        }
         let chain = session.processChain
         let appID = session.appID
         connection.call(.methodCall(destination: BusDriver.name, path: BusDriver.path, interface: BusDriver.name,
@@ -120,19 +128,24 @@ final class MPRISController {
 
     /// What a player the bridge paused says after the pause took effect, and the session it plays
     /// for; nil for any other message (what it says before is its playing, and only moves its track).
-    /// The first `Playing` after the bridge's own `Play` is that play's, and is left out.
+    /// A `Playing` before the pause was announced, and the first after the bridge's own `Play`, are
+    /// left out.
     func change(_ message: BusMessage) -> (SessionID, PlayerChange)? {
         guard message.kind == .signal, message.member == "PropertiesChanged", message.path == "/org/mpris/MediaPlayer2",
             message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender
         else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
         var status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
+        let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key
+        var paused = name.flatMap { pausedByBridge[$0] }
+        if status == .paused { paused?.pauseAnnounced = true }
+        // Before the pause is announced, the playing it stopped; it leaves the bridge's play unannounced.
+        if status == .playing && paused?.pauseAnnounced == false { status = nil }
         if status == .playing, let played = unannouncedPlays.first(where: { $0.value == sender })?.key {
             unannouncedPlays[played] = nil
             status = nil
         }
-        guard let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key, var paused = pausedByBridge[name]
-        else { return nil }
+        guard let name, var paused else { return nil }
         let track = Self.track(changed["Metadata"])
         let otherTrack = track.map { paused.track?.isOther(than: $0) ?? false } ?? false
         if let track { paused.track = Track(id: track.id ?? paused.track?.id, url: track.url ?? paused.track?.url) }

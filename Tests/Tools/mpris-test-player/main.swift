@@ -4,11 +4,13 @@
 // plays silence through a child pacat (or the program PACAT, a copy of pacat under another name; "-"
 // for no stream of its own) as the app NAME (media.role=music), and prints "Pause" or "Play" when it is
 // asked to. $MPRIS_STATUS is its PlaybackStatus at the start (Playing); $MPRIS_CAN_PAUSE=no makes
-// CanPause false. Each read of PlaybackStatus prints "status read". With $MPRIS_ANNOUNCE=late it
-// announces each change of PlaybackStatus that Play or Pause made (PropertiesChanged) only after its
-// reply to the next Play or Pause, as mpv's plugin may: it answers at once and announces the change
-// once the player has made it. It prints "announced STATUS" once the bridge has answered a Ping sent
-// after the announcement: the bridge has taken the announcement in by then (one connection, in order).
+// CanPause false. Each read of PlaybackStatus prints "status read". $MPRIS_ANNOUNCE makes it announce
+// its PlaybackStatus (PropertiesChanged) late, as mpv's plugin may, which answers Play and Pause at
+// once and announces the change once the player has made it: `late` announces each change (its state
+// at the start first) after its answer to the next Play or Pause; `in-fours` holds them until four are
+// held (the start among them) and announces them together after that answer. It prints "announced
+// STATUS, ..." once the bridge has answered a Ping sent after them: the bridge has taken them in by then
+// (one connection, in order).
 import DBusKit
 import Foundation
 import Glibc
@@ -22,23 +24,31 @@ connection.attach(to: loop)
 nonisolated(unsafe) var status = ProcessInfo.processInfo.environment["MPRIS_STATUS"] ?? "Playing"
 let canPause = ProcessInfo.processInfo.environment["MPRIS_CAN_PAUSE"] != "no"
 nonisolated(unsafe) let objects = ObjectServer(connection: connection)
-let announcesLate = ProcessInfo.processInfo.environment["MPRIS_ANNOUNCE"] == "late"
-/// The change a Play or Pause made that is announced after the next one's reply.
-nonisolated(unsafe) var unannounced: String?
+/// How many changes it holds before it announces them (0: it announces nothing), the last kept back.
+let (heldAtOnce, keptBack) = switch ProcessInfo.processInfo.environment["MPRIS_ANNOUNCE"] {
+case "late": (2, 1)
+case "in-fours": (4, 0)
+default: (0, 0)
+}
+/// The changes not announced yet, oldest first.
+nonisolated(unsafe) var unannounced = heldAtOnce > 0 ? [status] : []
 
-/// Play or Pause: replied to, then (announcing late) the change the one before made is announced.
+/// Play or Pause: answered, then the changes held are announced once there are enough of them.
 func command(_ call: MethodCall, _ member: String, to newStatus: String) -> MethodResult {
     status = newStatus
     say(member)
-    guard announcesLate else { return .reply([]) }
+    guard heldAtOnce > 0 else { return .reply([]) }
     objects.reply(to: call.message, .reply([]))
-    if let held = unannounced {
+    unannounced.append(newStatus)
+    guard unannounced.count >= heldAtOnce else { return .later }
+    let announced = Array(unannounced.dropLast(keptBack))
+    unannounced = Array(unannounced.suffix(keptBack))
+    for change in announced {
         objects.emitPropertiesChanged(path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.Player",
-                                      changed: [("PlaybackStatus", .string(held))])
-        connection.call(.methodCall(destination: "io.github.audiosession.Bridge1", path: "/",
-                                    interface: "org.freedesktop.DBus.Peer", member: "Ping")) { _ in say("announced \(held)") }
+                                      changed: [("PlaybackStatus", .string(change))])
     }
-    unannounced = newStatus
+    connection.call(.methodCall(destination: "io.github.audiosession.Bridge1", path: "/", interface: "org.freedesktop.DBus.Peer",
+                                member: "Ping")) { _ in say("announced \(announced.joined(separator: ", "))") }
     return .later
 }
 
