@@ -60,7 +60,12 @@ struct SpokenAudioEndToEndTests {
         try waitUntil("spd-say to finish", timeout: .seconds(30)) { !say.isRunning }
         func decisions() -> String {
             scenario.daemon.records.filter { ["interruption", "action", "session.active", "stream.sound"].contains($0["event"] as? String ?? "") }
-                .map { "\($0["ts"] ?? "") \($0["event"] ?? "") \($0["app"] ?? $0["stream"] ?? "") \($0["type"] ?? $0["action"] ?? $0["active"] ?? $0["sounding"] ?? "")" }
+                .map { record in
+                    let resumed = record["shouldResume"].map { " shouldResume=\($0)" } ?? ""
+                    let takenBack = record["takenBack"].map { " takenBack: \($0)" } ?? ""
+                    let what = record["type"] ?? record["action"] ?? record["active"] ?? record["sounding"] ?? ""
+                    return "\(record["ts"] ?? "") \(record["event"] ?? "") \(record["app"] ?? record["stream"] ?? "") \(what)\(resumed)\(takenBack)"
+                }
                 .joined(separator: "\n")
         }
         try waitUntil("the podcast playing again after the last word (status \(player.status)); the bridge:\n\(decisions())") {
