@@ -201,7 +201,7 @@ extension PolicyEngine {
         if session.pausedPlayer {
             sessions[id]?.pausedPlayer = false
             if resume {
-                sessions[id]?.awaitsOwnPlay = true
+                sessions[id]?.ownPlaysUnseen += 1
                 emit(.playPlayer(id, why: "interruption ended with shouldResume"))
             }
         }

@@ -33,12 +33,12 @@ public struct PlayerChange: Sendable, Hashable {
 extension PolicyEngine {
     /// A session whose stream plays again during its interruption was taken back by the user: the
     /// interruption ends without `shouldResume`, so the bridge does not play its player either. The
-    /// first start after the bridge's own `Play` is the bridge's, however late it is reported (a voice
-    /// may pause the player again between two sentences first).
+    /// first start after each of the bridge's own `Play`s is the bridge's, however late it is reported
+    /// (a voice may pause the player again between two sentences first).
     mutating func noteUserTouchedPlayer(_ sessionID: SessionID) {
         guard let session = sessions[sessionID] else { return }
         if session.awaitsOwnPlay {
-            sessions[sessionID]?.awaitsOwnPlay = false
+            sessions[sessionID]?.ownPlaysUnseen -= 1
             return
         }
         guard session.isInterrupted, session.takenBack == nil else { return }

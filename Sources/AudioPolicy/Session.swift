@@ -79,10 +79,13 @@ public struct Session: Hashable, Sendable {
     var routeHold: RouteHold?
     var wasPlayingWhenInterrupted = false
     var pausedPlayer = false
-    /// The bridge played the session's player (MPRIS `Play`) and has not yet seen its stream play: the
-    /// next start of its stream is the bridge's own doing, not the user's (DESIGN §2, *Resume only what
-    /// was playing*), and until then the player counts as playing.
-    var awaitsOwnPlay = false
+    /// How many times the bridge played the session's player (MPRIS `Play`) without seeing its stream
+    /// start since: each of the next starts is the bridge's own doing, not the user's (DESIGN §2,
+    /// *Resume only what was playing*). A player may carry out a `Play` after the bridge asked for the
+    /// next `Pause` and `Play` (four quick voices), and its stream's starts are then reported late.
+    var ownPlaysUnseen = 0
+    /// Whether the bridge played the player and has not seen it start: until then it counts as playing.
+    var awaitsOwnPlay: Bool { ownPlaysUnseen > 0 }
     /// How the user took the session back during its interruption (its stream played again, not at the
     /// bridge's asking; its player played, stopped or skipped): the interruption ends without
     /// `shouldResume`, and the event log says why.

@@ -127,6 +127,26 @@ struct SpokenAudioTests {
         #expect(Self.takenBack(player, scene) == (touched ? "its stream played again during the interruption" : nil))
     }
 
+    @Test("each start of the player's stream after one of the bridge's plays is the bridge's, however late: three quick calls, the player's pauses and plays reported during the third")
+    func ownPlaysReportedLate() {
+        var scene = Scene()
+        let stream = scene.startStream("Music Player", role: "music")
+        let player = scene.policySession(of: stream)
+        let call = scene.activeSession("call", .playAndRecord, mode: .voiceChat)
+        for _ in 0..<2 {
+            scene.setActive(call, false, notify: true)  // the bridge plays it (its stream has not paused yet)...
+            scene.setActive(call, true)  // ...and pauses it again
+        }
+        for _ in 0..<2 {
+            scene.cork(stream)  // the player carries out a pause of the bridge's
+            scene.cork(stream, false)  // and the play after it
+        }
+        scene.cork(stream)  // and the third pause
+        scene.setActive(call, false, notify: true)
+        #expect(scene.playerCommands(player) == ["pause", "play", "pause", "play", "pause", "play"])
+        #expect(Self.takenBack(player, scene) == nil)
+    }
+
     /// How the user took `session` back, as its last `ended` says (nil: not taken back).
     static func takenBack(_ session: SessionID, _ scene: Scene) -> String? {
         scene.actions.compactMap { action -> String?? in
