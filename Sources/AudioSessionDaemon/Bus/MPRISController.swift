@@ -36,8 +36,8 @@ final class MPRISController {
         let owner: String?
         /// Its track when the bridge paused it.
         var track: Track?
-        /// Whether the reply to the bridge's `Pause` has come: what the player says from then on is
-        /// not the playing that the bridge stopped.
+        /// Whether the reply to the bridge's `Pause` has come: what the player said before it is its
+        /// state before the pause, and moves only its track.
         var pauseTookEffect = false
         /// Whether the player has announced `Paused` since the bridge sent its `Pause`: a `Playing` it
         /// announces before that is the playing the bridge stopped, announced late.
