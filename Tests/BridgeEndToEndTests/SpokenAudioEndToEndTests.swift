@@ -137,10 +137,14 @@ struct SpokenAudioEndToEndTests {
         }
 
         /// Ends the call as the caller would, asking that others resume, and checks that the bridge
-        /// did not play mpv again (the user's, or a policy's, choice).
-        func endCallExpectingNoResume(_ scenario: Scenario) throws {
+        /// did not play mpv again (the user's, or a policy's, choice), and that the event log's `ended`
+        /// says how the user took it back, one of `takenBack` (nil: the user did not, the policy chose).
+        func endCallExpectingNoResume(_ scenario: Scenario, takenBack: Set<String>? = nil) throws {
             try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
             try RealPlayerTests.expectNotPlayedAgain(scenario, player)
+            let ended = scenario.daemon.records.last { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" }
+            let said = ended?["takenBack"] as? String
+            #expect(takenBack.map { said.map($0.contains) ?? false } ?? (said == nil), "\(ended ?? [:])")
         }
     }
 
@@ -157,7 +161,8 @@ struct SpokenAudioEndToEndTests {
         }
         try paused.playerctl("pause")
         try waitUntil("mpv paused by the user (status \(paused.player.status))") { paused.player.status == "Paused" }
-        try paused.endCallExpectingNoResume(scenario)
+        try paused.endCallExpectingNoResume(scenario, takenBack: ["its stream played again during the interruption",
+                                                                   "its player said Playing during the interruption"])
     }
 
     /// The skip shows only over MPRIS: mpv stays paused and its stream does not play. The test follows
@@ -179,7 +184,7 @@ struct SpokenAudioEndToEndTests {
             textSoFar(signals).split(separator: "\n").contains { $0.contains("PropertiesChanged") && $0.contains(next) }
         }
         #expect(paused.player.status == "Paused", "a skip keeps mpv paused")
-        try paused.endCallExpectingNoResume(scenario)
+        try paused.endCallExpectingNoResume(scenario, takenBack: ["its player moved to another track during the interruption"])
     }
 
     /// Under the shipped media-player policy the same call plays mpv again (`RealPlayerTests`).
