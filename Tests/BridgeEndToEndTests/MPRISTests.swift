@@ -164,54 +164,48 @@ extension MPRISTests {
 /// Players that answer Play and Pause at once and announce the change later (mpv's plugin may): what
 /// they announce counts in the order they announce it (DECISIONS 111).
 extension MPRISTests {
-    @Test("a player that announces each change only after its next answer is played again after each call: a late Playing is the playing the bridge stopped, or its own play's",
-          arguments: SoundServerKind.underTest)
-    func lateAnnouncements(kind: SoundServerKind) throws {
+    /// How the test player announces late (`MPRIS_ANNOUNCE`), and what it has announced once it has
+    /// answered the bridge's first pause, its play and its second pause.
+    struct LateAnnouncer: Sendable, CustomTestStringConvertible {
+        var mode: String
+        var announcedAfter: [[String]]
+        var testDescription: String { mode }
+    }
+
+    static let lateAnnouncers = [
+        // Each change after the next answer: a Playing before the pause is announced is the playing it stopped.
+        LateAnnouncer(mode: "late", announcedAfter: [["announced Playing"], ["announced Playing", "announced Paused"],
+                                                     ["announced Playing", "announced Paused", "announced Playing"]]),
+        // Four at a time: the first pause is announced before the bridge's play, whose Playing is its own.
+        LateAnnouncer(mode: "in-fours", announcedAfter: [[], [], ["announced Playing, Paused, Playing, Paused"]]),
+    ]
+    static var lateAnnouncerCases: [(SoundServerKind, LateAnnouncer)] {
+        SoundServerKind.underTest.flatMap { kind in lateAnnouncers.map { (kind, $0) } }
+    }
+
+    @Test("a player that announces its changes late is played again after each of two calls: a late Playing is the playing the bridge stopped, or its own play's",
+          arguments: lateAnnouncerCases)
+    func lateAnnouncements(kind: SoundServerKind, announcer: LateAnnouncer) throws {
         let scenario = try Scenario(kind)
         defer { scenario.stop() }
-        let (lines, client, _) = try Self.tunes(in: scenario.server, player: ["MPRIS_ANNOUNCE": "late"])
+        let (lines, client, _) = try Self.tunes(in: scenario.server, player: ["MPRIS_ANNOUNCE": announcer.mode])
         func count(_ line: String) -> Int { lines().filter { $0 == line }.count }
         let call = try Self.callSession(client)
-        try client.setActive(call.path, true)
-        // The pause is answered before the Playing of the start is announced.
-        try waitUntil("the bridge to pause the player, then its start announced (\(lines()))") {
-            count("Pause") == 1 && count("announced Playing") == 1
-        }
-        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try waitUntil("the bridge to play it, and the pause announced (\(lines()))") { count("Play") == 1 && count("announced Paused") == 1 }
-        // The second call's pause is answered before the first play's Playing is announced.
-        try client.setActive(call.path, true)
-        try waitUntil("the second pause, then the first play announced (\(lines()))") {
-            count("Pause") == 2 && count("announced Playing") == 2
+        // Each command, and what the player has announced once the bridge has taken it in.
+        let steps = [(true, "Pause", 1), (false, "Play", 1), (true, "Pause", 2)]
+        for ((activate, command, times), announced) in zip(steps, announcer.announcedAfter) {
+            try client.setActive(call.path, activate, options: activate ? [] : ["notifyOthersOnDeactivation"])
+            try waitUntil("\(command) #\(times), then \(announced) (\(lines()))") {
+                count(command) == times && lines().filter { $0.hasPrefix("announced") } == announced
+            }
         }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
         try waitUntil("the bridge to play it again after the second call (\(lines()))") { count("Play") == 2 }
-        Self.expectResumedTwice(scenario.daemon)
-    }
-
-    @Test("a player that announces its changes four at a time is played again after the second call: the first Playing after the bridge's play is that play's",
-          arguments: SoundServerKind.underTest)
-    func announcementsInFours(kind: SoundServerKind) throws {
-        let scenario = try Scenario(kind)
-        defer { scenario.stop() }
-        let (lines, client, _) = try Self.tunes(in: scenario.server, player: ["MPRIS_ANNOUNCE": "in-fours"])
-        let call = try Self.callSession(client)
-        try client.setActive(call.path, true)
-        try waitUntil("the bridge to pause the player (\(lines()))") { lines().contains("Pause") }
-        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try waitUntil("the bridge to play it (\(lines()))") { lines().contains("Play") }
-        // After the second call's pause is answered, the player announces the start, the first pause,
-        // the bridge's play and the second pause, in that order.
-        try client.setActive(call.path, true)
-        try waitUntil("the four changes announced (\(lines()))") { lines().contains("announced Playing, Paused, Playing, Paused") }
-        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try waitUntil("the bridge to play it again after the second call (\(lines()))") { lines().filter { $0 == "Play" }.count == 2 }
-        Self.expectResumedTwice(scenario.daemon)
-    }
-
-    /// Both calls' ends told Tunes to resume, and nothing was taken for the user's.
-    static func expectResumedTwice(_ daemon: BridgeDaemon) {
-        let ended = daemon.records.filter { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" }
-        #expect(ended.count == 2 && ended.allSatisfy { $0["shouldResume"] as? Bool == true && $0["takenBack"] == nil }, "\(ended)")
+        var ended: [[String: Any]] = []
+        try waitUntil("both ends in the event log (\(ended))") {
+            ended = scenario.daemon.records.filter { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" }
+            return ended.count == 2
+        }
+        #expect(ended.allSatisfy { $0["shouldResume"] as? Bool == true && $0["takenBack"] == nil }, "\(ended)")
     }
 }

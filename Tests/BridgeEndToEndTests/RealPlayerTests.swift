@@ -62,7 +62,8 @@ extension RealPlayerTests {
 
     /// After mpv's interruption ended, the bridge did not play it (a play would be decided and recorded
     /// in the step that ends the interruption), and it is paused.
-    static func expectNotPlayedAgain(_ scenario: Scenario, _ player: MPRISPlayer) throws {
+    @discardableResult
+    static func expectNotPlayedAgain(_ scenario: Scenario, _ player: MPRISPlayer) throws -> [String: Any] {
         var ended: [String: Any] = [:]
         try waitUntil("mpv's interruption to end") {
             ended = scenario.daemon.records.last {
@@ -75,6 +76,7 @@ extension RealPlayerTests {
         }
         #expect(plays.isEmpty, "the bridge played mpv again: \(plays)")
         #expect(player.status == "Paused")
+        return ended
     }
 
     /// Starts mpv playing a sine tone with its MPRIS plugin, not as a child of this test (whose

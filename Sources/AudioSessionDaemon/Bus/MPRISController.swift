@@ -46,9 +46,9 @@ final class MPRISController {
 
     /// The players the bridge paused and has not played again, by bus name.
     private var pausedByBridge: [String: PausedPlayer] = [:]
-    /// The players the bridge played that have not announced `Playing` since, by bus name, with the
-    /// unique name of their connection.
-    private var unannouncedPlays: [String: String] = [:]
+    /// The players the bridge played that have not announced `Playing` since, by the unique name of
+    /// their connection (which their signals come from).
+    private var unannouncedPlays: Set<String> = []
 
     init(connection: BusConnection) { self.connection = connection }
 
@@ -120,7 +120,7 @@ final class MPRISController {
                 send(member, to: player) { [self] in pausedByBridge[player]?.pauseTookEffect = true }
             } else {
                 guard pausedByBridge.removeValue(forKey: player) != nil, properties["CanPlay"]?.boolValue ?? true else { return }
-                if let owner = reply?.sender { unannouncedPlays[player] = owner }
+                if let owner = reply?.sender { unannouncedPlays.insert(owner) }
                 send(member, to: player)
             }
         }
@@ -134,17 +134,15 @@ final class MPRISController {
         guard message.kind == .signal, message.member == "PropertiesChanged", message.path == "/org/mpris/MediaPlayer2",
             message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender
         else { return nil }
+        let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key
+        guard name != nil || unannouncedPlays.contains(sender) else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
         var status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
-        let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key
         var paused = name.flatMap { pausedByBridge[$0] }
         if status == .paused { paused?.pauseAnnounced = true }
         // Before the pause is announced, the playing it stopped; it leaves the bridge's play unannounced.
         if status == .playing && paused?.pauseAnnounced == false { status = nil }
-        if status == .playing, let played = unannouncedPlays.first(where: { $0.value == sender })?.key {
-            unannouncedPlays[played] = nil
-            status = nil
-        }
+        if status == .playing, unannouncedPlays.remove(sender) != nil { status = nil }
         guard let name, var paused else { return nil }
         let track = Self.track(changed["Metadata"])
         let otherTrack = track.map { paused.track?.isOther(than: $0) ?? false } ?? false
