@@ -134,11 +134,12 @@ final class MPRISController {
         guard message.kind == .signal, message.member == "PropertiesChanged", message.path == "/org/mpris/MediaPlayer2",
             message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender
         else { return nil }
-        let name = pausedByBridge.first(where: { $0.value.owner == sender })?.key
-        guard name != nil || unannouncedPlays.contains(sender) else { return nil }
+        let entry = pausedByBridge.first { $0.value.owner == sender }
+        guard entry != nil || unannouncedPlays.contains(sender) else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
         var status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
-        var paused = name.flatMap { pausedByBridge[$0] }
+        let name = entry?.key
+        var paused = entry?.value
         if status == .paused { paused?.pauseAnnounced = true }
         // Before the pause is announced, the playing it stopped; it leaves the bridge's play unannounced.
         if status == .playing && paused?.pauseAnnounced == false { status = nil }
