@@ -156,8 +156,9 @@ extension Benchmarks {
     }
 
     /// The first-change and mute times of each silencer, over `rounds` calls taken in turn on rigs that
-    /// all run at once; the first round of each warms up. A silencer whose round leaves the machine
-    /// cold for the next (``Silencer/disturbsTheNextRound``) takes its rounds after the others'.
+    /// all run at once, in a new order every round (``RoundOrder``); the first round of each warms up. A
+    /// silencer whose round leaves the machine cold for the next (``Silencer/disturbsTheNextRound``)
+    /// takes its rounds after the others'.
     private static func alternate(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
                                   rounds: Int) throws -> [RigFigures] {
         var rigs: [CallRig] = []
@@ -167,11 +168,10 @@ extension Benchmarks {
         var results = Array(repeating: RigFigures(), count: rigs.count)
         let inTurn = silencers.indices.filter { !silencers[$0].disturbsTheNextRound }
         let afterwards = silencers.indices.filter { silencers[$0].disturbsTheNextRound }
+        var orders = RoundOrder()
         for group in [inTurn] + afterwards.map({ [$0] }) {
             for round in 0...rounds {
-                // Each round starts one rig further on, so that no rig always follows the same one.
-                let turn = round % group.count
-                for index in group[turn...] + group[..<turn] {
+                for index in orders.order(group) {
                     let measured: CallRig.Round
                     do { measured = try retakenIfTheCallNeverPlayed { try rigs[index].round() } } catch {
                         throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rigs[index].diagnosis)")
