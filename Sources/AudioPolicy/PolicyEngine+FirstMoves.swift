@@ -246,8 +246,8 @@ extension PolicyEngine {
 
     /// Whether the stream's app or name carries a call engine's name (what puts its app in a call).
     static func carriesEngine(_ info: StreamInfo, _ engine: String) -> Bool {
-        let name = engine.lowercased()
-        return info.app.name.lowercased().contains(name) || (info.mediaName?.lowercased().contains(name) ?? false)
+        info.app.name.containsASCII(engine, ignoringCase: true)
+            || (info.mediaName?.containsASCII(engine, ignoringCase: true) ?? false)
     }
 
     /// The first moves of a made-up stream of the trigger's kind, on a copy of the engine.

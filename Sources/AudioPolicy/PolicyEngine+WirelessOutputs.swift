@@ -150,5 +150,5 @@ extension PolicyEngine {
 
 extension CardInfo.Profile {
     /// Whether the profile plays high-quality sound without the headset microphone (Bluetooth A2DP).
-    var isHighQualityOutput: Bool { name.lowercased().contains("a2dp") && !isHandsFree }
+    var isHighQualityOutput: Bool { name.containsASCII("a2dp", ignoringCase: true) && !isHandsFree }
 }

@@ -24,7 +24,7 @@ public enum PortClassifier {
             // ALSA names every HDMI/DP port "hdmi-output-N"; only a description that says DisplayPort
             // and not HDMI tells them apart.
             let label = port.description.lowercased()
-            if type == .hdmiOutput && label.contains("displayport") && !label.contains("hdmi") { return .displayPort }
+            if type == .hdmiOutput && label.containsASCII("displayport") && !label.containsASCII("hdmi") { return .displayPort }
             return type
         }
         if let type = fromBluetooth(device.properties, output: output) { return type }
@@ -36,7 +36,7 @@ public enum PortClassifier {
     }
 
     private static func contains(_ names: [String], _ needles: String...) -> Bool {
-        names.contains { name in needles.contains { name.contains($0) } }
+        names.contains { name in needles.contains { name.containsASCII($0) } }
     }
 
     private static func fromServerType(_ type: ServerPortType, output: Bool, names: [String]) -> PortType? {
@@ -69,10 +69,8 @@ public enum PortClassifier {
         guard isBluetooth(properties) else { return nil }
         let profile = (properties["api.bluez5.profile"] ?? properties["bluetooth.protocol"]
             ?? properties["device.profile.name"] ?? "").lowercased()
-        if profile.contains("bap") || profile.contains("le-audio") || profile.contains("lc3") { return .bluetoothLE }
-        if profile.contains("headset") || profile.contains("handsfree") || profile.contains("hfp")
-            || profile.contains("hsp") || !output
-        {
+        if ["bap", "le-audio", "lc3"].contains(where: { profile.containsASCII($0) }) { return .bluetoothLE }
+        if ["headset", "handsfree", "hfp", "hsp"].contains(where: { profile.containsASCII($0) }) || !output {
             return .bluetoothHFP
         }
         return .bluetoothA2DPOutput

@@ -104,7 +104,7 @@ public struct CardInfo: Hashable, Sendable {
         }
         /// Whether the profile carries a headset microphone (Bluetooth HFP/HSP).
         public var isHandsFree: Bool {
-            name.contains("headset") || name.contains("handsfree") || name.contains("hfp") || name.contains("hsp")
+            ["headset", "handsfree", "hfp", "hsp"].contains { name.containsASCII($0) }
         }
     }
 
