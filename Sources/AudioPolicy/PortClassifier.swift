@@ -12,22 +12,24 @@ public enum PortClassifier {
         let output = device.id.direction == .output
         if device.isMonitor { return .virtual }  // a sink's monitor is never a route input
         let port = device.activePortInfo
-        let names = [port?.name, port?.description, device.name, device.description]
-            .compactMap { $0?.lowercased() }
+        let names = [port?.name, port?.description, device.name, device.description].compactMap { $0 }
         // A Bluetooth device's port type is only its form factor (a headset is "Headset" whatever its
         // profile), so for Bluetooth the profile decides first.
-        if isBluetooth(device.properties), let type = fromBluetooth(device.properties, output: output) { return type }
+        if let type = fromBluetooth(device.properties, output: output) { return type }
         // FireWire, Thunderbolt and AVB interfaces are named by their link, as Apple names them,
         // whatever their (analog) ports say.
         if let type = fromInterface(device.properties) { return type }
         if let port, let type = fromServerType(port.serverType, output: output, names: names) {
             // ALSA names every HDMI/DP port "hdmi-output-N"; only a description that says DisplayPort
             // and not HDMI tells them apart.
-            let label = port.description.lowercased()
-            if type == .hdmiOutput && label.containsASCII("displayport") && !label.containsASCII("hdmi") { return .displayPort }
+            let label = port.description
+            if type == .hdmiOutput && label.containsASCII("displayport", ignoringCase: true)
+                && !label.containsASCII("hdmi", ignoringCase: true)
+            {
+                return .displayPort
+            }
             return type
         }
-        if let type = fromBluetooth(device.properties, output: output) { return type }
         if let type = fromFormFactor(device.properties["device.form_factor"], output: output) { return type }
         if let type = fromBus(device.properties["device.bus"], output: output, properties: device.properties) {
             return type
@@ -35,8 +37,11 @@ public enum PortClassifier {
         return fromNames(names, output: output)
     }
 
-    private static func contains(_ names: [String], _ needles: String...) -> Bool {
-        names.contains { name in needles.contains { name.containsASCII($0) } }
+    /// Whether any of the names holds any of the needles (lower case), whatever the names' case.
+    private static func contains(_ names: [String], _ needles: String...) -> Bool { contains(names, needles) }
+
+    private static func contains(_ names: [String], _ needles: [String]) -> Bool {
+        names.contains { name in needles.contains { name.containsASCII($0, ignoringCase: true) } }
     }
 
     private static func fromServerType(_ type: ServerPortType, output: Bool, names: [String]) -> PortType? {
@@ -67,12 +72,10 @@ public enum PortClassifier {
 
     private static func fromBluetooth(_ properties: [String: String], output: Bool) -> PortType? {
         guard isBluetooth(properties) else { return nil }
-        let profile = (properties["api.bluez5.profile"] ?? properties["bluetooth.protocol"]
-            ?? properties["device.profile.name"] ?? "").lowercased()
-        if ["bap", "le-audio", "lc3"].contains(where: { profile.containsASCII($0) }) { return .bluetoothLE }
-        if ["headset", "handsfree", "hfp", "hsp"].contains(where: { profile.containsASCII($0) }) || !output {
-            return .bluetoothHFP
-        }
+        let profile = [properties["api.bluez5.profile"] ?? properties["bluetooth.protocol"]
+            ?? properties["device.profile.name"] ?? ""]
+        if contains(profile, "bap", "le-audio", "lc3") { return .bluetoothLE }
+        if contains(profile, CardInfo.Profile.handsFreeMarks) || !output { return .bluetoothHFP }
         return .bluetoothA2DPOutput
     }
 

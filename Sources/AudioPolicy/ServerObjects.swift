@@ -102,10 +102,11 @@ public struct CardInfo: Hashable, Sendable {
             self.name = name
             self.isAvailable = isAvailable
         }
+        /// What names a profile that carries a headset microphone (Bluetooth HFP/HSP), in a card's
+        /// profile or a device's `api.bluez5.profile`.
+        static let handsFreeMarks = ["headset", "handsfree", "hfp", "hsp"]
         /// Whether the profile carries a headset microphone (Bluetooth HFP/HSP).
-        public var isHandsFree: Bool {
-            ["headset", "handsfree", "hfp", "hsp"].contains { name.containsASCII($0) }
-        }
+        public var isHandsFree: Bool { Self.handsFreeMarks.contains { name.containsASCII($0) } }
     }
 
     public var index: UInt32

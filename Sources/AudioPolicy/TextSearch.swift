@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension StringProtocol {
-    /// Whether `part` (a name in ASCII: a call engine, a profile, a port) occurs in the string; with
-    /// `ignoringCase`, as `lowercased().contains(part.lowercased())` says. Over ASCII it compares UTF-8
-    /// bytes and allocates nothing, where the standard library's `contains` builds a searcher on every
-    /// call: some microseconds on paths that every stream report takes. Text that is not ASCII is
-    /// compared by the standard library, as before.
-    func containsASCII(_ part: String, ignoringCase: Bool = false) -> Bool {
-        let found = utf8.withContiguousStorageIfAvailable { text in
-            part.utf8.withContiguousStorageIfAvailable { Self.find($0, in: text, ignoringCase: ignoringCase) } ?? nil
-        } ?? nil
-        if let found { return found }
+    /// Whether `part` (a name in ASCII: a call engine, a profile, a port, a server) occurs in the
+    /// string; with `ignoringCase`, as `lowercased().contains(part.lowercased())` says. Over ASCII it
+    /// compares UTF-8 bytes and allocates nothing, where the standard library's `contains` builds a
+    /// searcher on every call: some microseconds on paths that every stream report takes. Text that is
+    /// not ASCII is compared by the standard library, as before.
+    public func containsASCII(_ part: String, ignoringCase: Bool = false) -> Bool {
+        let answer = utf8.withContiguousStorageIfAvailable { text in
+            part.utf8.withContiguousStorageIfAvailable { Self.find($0, in: text, ignoringCase: ignoringCase) }
+        }
+        // An answer at every level: both texts contiguous, and both ASCII.
+        if case let found??? = answer { return found }
         return ignoringCase ? lowercased().contains(part.lowercased()) : contains(part)
     }
 

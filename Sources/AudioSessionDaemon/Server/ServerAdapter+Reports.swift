@@ -24,7 +24,7 @@ extension ServerAdapter {
     }
 
     /// Whether the server is pipewire-pulse, whose defaults come from ``DefaultDeviceCheck``.
-    var isPipeWire: Bool { cache.isPipeWire }
+    var isPipeWire: Bool { cache.server?.name.containsASCII("PipeWire") == true }
 
     func checkDefaultsOnPipeWire() {
         if isPipeWire { defaultsCheck.request() }

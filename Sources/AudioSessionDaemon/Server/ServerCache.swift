@@ -5,11 +5,7 @@ import PulseAudioClient
 /// The bridge's own copy of the server's objects. Removed objects can no longer be queried, so the
 /// cache keeps each object's last state until its removal has been handled.
 public struct ServerCache: Sendable {
-    public var server: PulseServerInfo? {
-        didSet { isPipeWire = server?.name.contains("PipeWire") == true }
-    }
-    /// Whether the server is pipewire-pulse: read on every stream report, so kept, not searched for.
-    public private(set) var isPipeWire = false
+    public var server: PulseServerInfo?
     public var sinks: [UInt32: PulseDevice] = [:]
     public var sources: [UInt32: PulseDevice] = [:]
     public var sinkInputs: [UInt32: PulseStream] = [:]
