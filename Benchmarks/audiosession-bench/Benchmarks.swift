@@ -14,7 +14,7 @@ enum Benchmarks {
     static func routeChangeAndCalls(rounds: Int, calls: Int) throws -> [ReportLine] {
         let server = try SoundServer(.pulseaudio)
         defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
+        let daemon = try BridgeDaemon.settled(on: server)
         defer { daemon.terminate() }
         let client = try BusClient(address: server.busAddress!)
         let clock = try SignalClock(address: server.busAddress!)
@@ -77,7 +77,7 @@ enum Benchmarks {
         defer { server.stop() }
         let sinks = (0..<8).map { "bench_sink_\($0)" }
         for sink in sinks { try server.addSink(name: sink, description: sink) }
-        let daemon = try BridgeDaemon(server: server)
+        let daemon = try BridgeDaemon.settled(on: server)
         defer { daemon.terminate() }
         let figures = ProcessFigures(pid: daemon.process.pid)
         let probe = try StreamProbe(address: server.address)
@@ -158,5 +158,21 @@ enum Benchmarks {
             batches.append(.nanoseconds(Int64(figures.cpuNanoseconds - before) / Int64(events / 5)))
         }
         return batches.median
+    }
+}
+
+extension BridgeDaemon {
+    /// The bridge as it runs once its server has stayed up: its connection shares the server's memory.
+    /// A bridge waits 30 s for that (see `ServerAdapter+SharedMemory`); the benchmarks' bridges take it
+    /// up as soon as they have read the server, and are measured once they have.
+    static func settled(on server: SoundServer, arguments: [String] = []) throws -> BridgeDaemon {
+        let daemon = try BridgeDaemon(server: server, arguments: ["--shared-memory-after", "0"] + arguments)
+        do {
+            try daemon.waitUntilSharingMemory()
+        } catch {
+            daemon.terminate()
+            throw error
+        }
+        return daemon
     }
 }

@@ -145,12 +145,12 @@ final class CallRig {
         }
         switch silencer {
         case .bridge(fades: true):
-            daemon = try BridgeDaemon(server: server)
+            daemon = try BridgeDaemon.settled(on: server)
         case .bridge(fades: false):
             let folder = server.root + "/bench-policies"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
-            daemon = try BridgeDaemon(server: server, arguments: ["--policies", folder])
+            daemon = try BridgeDaemon.settled(on: server, arguments: ["--policies", folder])
         case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess, .faderProcess:
             daemon = nil
         }

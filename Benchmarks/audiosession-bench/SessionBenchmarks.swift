@@ -9,7 +9,7 @@ extension Benchmarks {
     static func sessionCalls(sessions: Int, calls: Int) throws -> [ReportLine] {
         let server = try SoundServer(.pulseaudio)
         defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
+        let daemon = try BridgeDaemon.settled(on: server)
         defer { daemon.terminate() }
         let few = try measureSessionCalls(server, calls: calls)
         // The other sessions' apps hold them and listen to nothing: the figure is the bridge's, not

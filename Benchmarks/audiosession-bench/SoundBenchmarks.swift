@@ -10,7 +10,7 @@ extension Benchmarks {
     static func soundWatch(streams: Int, seconds: Double) throws -> [ReportLine] {
         let server = try SoundServer(.pulseaudio)
         defer { server.stop() }
-        let daemon = try BridgeDaemon(server: server)
+        let daemon = try BridgeDaemon.settled(on: server)
         defer { daemon.terminate() }
         let bridge = ProcessFigures(pid: daemon.process.pid)
         let pulse = ProcessFigures(pid: server.serverPID!)

@@ -27,6 +27,9 @@ public struct DaemonOptions: Sendable {
     public var journald = false
     /// Policy folders given with `--policies` (empty: the installed one).
     public var policyFolders: [String] = []
+    /// How long the server must stay up before the bridge's connection takes up its shared memory
+    /// (see ``ServerAdapter/sharedMemoryDelay``); benchmarks and tests shorten it.
+    public var sharedMemoryDelay = ServerAdapter.sharedMemoryDelay
 
     public init() {}
 }
@@ -60,7 +63,8 @@ public final class Daemon: @unchecked Sendable {
         self.options = options
         loop = try PulseLoop()
         let server = options.serverAddress
-        core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set))
+        core = BridgeCore(loop: loop, server: server, engine: PolicyEngine(policies: DefaultPolicies.set),
+                          sharedMemoryDelay: options.sharedMemoryDelay)
         journal = try EffectJournal(directory: options.journalDirectory)
         permissions = PermissionStore(directory: options.journalDirectory)
         roleModules = RoleModules(adapter: core.adapter, stateDirectory: options.journalDirectory)

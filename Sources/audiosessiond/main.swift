@@ -26,8 +26,17 @@ struct AudioSessionDaemonCommand: ParsableCommand {
     @Flag(help: "Run without a bus name: observe the server, apply policy sessions, and log.") var headless = false
     @Flag(help: "Put every stream a stopped bridge left changed back to the user's levels, and exit.")
     var restoreJournal = false
+    @Option(help: ArgumentHelp("Seconds the server must stay up before the bridge takes up its shared memory.",
+                               visibility: .hidden))
+    var sharedMemoryAfter: Double?
     @Option(help: ArgumentHelp("Write the introspection XML of the interfaces into this folder and exit.", visibility: .hidden))
     var writeInterfaces: String?
+
+    func validate() throws {
+        if let seconds = sharedMemoryAfter, !(0...86_400).contains(seconds) {
+            throw ValidationError("--shared-memory-after takes seconds from 0 to 86400")
+        }
+    }
 
     func run() throws {
         if let folder = writeInterfaces {
@@ -45,6 +54,7 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         options.headless = headless
         options.policyFolders = policies
         options.journald = journald
+        if let seconds = sharedMemoryAfter { options.sharedMemoryDelay = .milliseconds(Int64(seconds * 1000)) }
         let daemon: Daemon
         do {
             if restoreJournal {

@@ -44,6 +44,28 @@ public final class BridgeDaemon: @unchecked Sendable {
         }
     }
 
+    /// The lines of a process's memory map that are PulseAudio's shared memory pools.
+    public static func sharedPools(of pid: Int32) -> [Substring] {
+        textSoFar("/proc/\(pid)/maps").split(separator: "\n").filter { $0.contains("memfd:pulseaudio") }
+    }
+
+    /// How many of the server's clients are the bridge's connections.
+    public func serverConnections() throws -> Int {
+        try server.pactl(["list", "clients"]).components(separatedBy: "io.github.audiosession.Bridge1").count - 1
+    }
+
+    /// On PulseAudio, waits until the bridge's connection with shared memory has taken over (started
+    /// with `--shared-memory-after`): the bridge maps the server's pools and the server lists one
+    /// connection of the bridge's. pipewire-pulse shares no ring buffer, and there the bridge keeps its
+    /// first connection.
+    public func waitUntilSharingMemory(timeout: Duration = .seconds(15)) throws {
+        guard server.kind == .pulseaudio else { return }
+        try waitUntil("the bridge's connection with shared memory to take over", timeout: timeout) {
+            guard process.isRunning else { throw HarnessError("audiosessiond exited: \(process.output)") }
+            return try !Self.sharedPools(of: process.pid).isEmpty && serverConnections() == 1
+        }
+    }
+
     /// Kills the daemon with SIGKILL (no chance to undo anything).
     public func kill9() { process.kill9() }
 

@@ -12,11 +12,12 @@ import PulseAudioClient
 /// libpulse 16.1 can spin forever when the server goes away while a connection switches to that ring
 /// buffer, right after the handshake: when the server is gone before the client has taken in the
 /// ring buffer it was sent, the switch stays pending and `pa_pstream_unlink` loops on it. A server that
-/// has just come back is the one most likely to go away again while the bridge connects (the
-/// reliability runs restart it over and over). So the connection that follows a lost server (or a
-/// failed attempt) shares no memory, and a connection with shared memory takes over from it once the
-/// server has stayed up for ``sharedMemoryDelay``: it subscribes first, the old one stays until its
-/// last answers are in, and the engine sees nothing of the change.
+/// has just come back, or just started with the desktop, is the one most likely to go away again while
+/// the bridge connects (the reliability runs restart it over and over, and one that died within
+/// milliseconds of a new bridge's first connection left that bridge stuck). So no connection the
+/// bridge makes shares memory at first, and a connection with shared memory takes over once the server
+/// has stayed up for ``sharedMemoryDelay``: it subscribes first, the old one stays until its last
+/// answers are in, and the engine sees nothing of the change.
 extension ServerAdapter {
     /// How long a server must stay up before the bridge's connection takes up its shared memory.
     public static let sharedMemoryDelay = Duration.seconds(30)

@@ -26,11 +26,10 @@ public final class ServerAdapter: @unchecked Sendable {
     /// The actions behind the level commands in flight on ``context``.
     var commandLedger = CommandLedger(capacity: 0)
     /// Whether the bridge's connection may take up the server's shared memory (see
-    /// `ServerAdapter+SharedMemory`), whether the next connection does, and whether the current one did.
+    /// `ServerAdapter+SharedMemory`).
     let wantsSharedMemory: Bool
     /// How long a server must stay up before a connection with shared memory takes over.
     let sharedMemoryDelay: Duration
-    var nextConnectionSharesMemory: Bool
     /// The connection with shared memory being made to take over from one without, and the connection
     /// it took over from until that one's last answers are in (see `ServerAdapter+SharedMemory`).
     var upgrading: PulseContext?
@@ -105,16 +104,14 @@ public final class ServerAdapter: @unchecked Sendable {
     static let quickRetryCount = 10
     static let quickRetryDelay = Duration.milliseconds(10)
 
-    /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory,
-    /// after a lost server once the server has stayed up for `sharedMemoryDelay` (see
-    /// `ServerAdapter+SharedMemory`).
+    /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory
+    /// once the server has stayed up for `sharedMemoryDelay` (see `ServerAdapter+SharedMemory`).
     public init(loop: PulseLoop, server: String?, sharedMemory: Bool = true,
                 sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) {
         self.loop = loop
         self.server = server
         wantsSharedMemory = sharedMemory
         self.sharedMemoryDelay = sharedMemoryDelay
-        nextConnectionSharesMemory = sharedMemory
     }
 
     /// Connects now; on the loop thread.
@@ -144,7 +141,7 @@ public final class ServerAdapter: @unchecked Sendable {
         guard !stopped, context == nil else { return }
         accepted = false
         do {
-            let context = try makeContext(sharedMemory: nextConnectionSharesMemory)
+            let context = try makeContext(sharedMemory: false)
             adopt(context)
             try context.connect(server: server)
         } catch {
@@ -190,7 +187,6 @@ public final class ServerAdapter: @unchecked Sendable {
     /// The context is dead: tell the engine once, discard the context, and try again later.
     func connectionFailed() {
         endSharedMemoryUpgrade()
-        nextConnectionSharesMemory = false
         context?.discard()
         context = nil
         let wasConnected = isConnected
