@@ -150,11 +150,9 @@ struct IndicatorTests {
         // written beside and renamed into place, so that once it is there it is whole (the shell makes
         // the file of a redirection before it writes the line into it).
         let bin = scenario.server.root + "/bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let opened = scenario.server.root + "/opened"
-        let viewer = "#!/bin/sh\necho \"$1\" > '\(opened).new' && mv '\(opened).new' '\(opened)'\n"
-        try #require(FileManager.default.createFile(atPath: bin + "/xdg-open", contents: Data(viewer.utf8),
-                                                    attributes: [.posixPermissions: 0o755]))
+        try ProgramFiles.write(script: "#!/bin/sh\necho \"$1\" > '\(opened).new' && mv '\(opened).new' '\(opened)'\n",
+                               to: bin + "/xdg-open")
         let path = bin + ":" + (scenario.server.environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let panel = try Panel(scenario, extraEnvironment: ["PATH": path])
         defer { _ = panel.process.stop() }

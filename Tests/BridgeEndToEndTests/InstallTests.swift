@@ -16,13 +16,8 @@ struct InstallTests {
     /// Runs make in the package with a PATH whose `sudo`, `apt-get` and `dpkg-query` only leave a mark.
     func make(_ arguments: [String]) throws -> String {
         let shims = root + "/shims"
-        try FileManager.default.createDirectory(atPath: shims, withIntermediateDirectories: true)
         for tool in ["sudo", "apt-get", "dpkg-query", "swift"] {
-            let script = "#!/bin/sh\necho \(tool) >> '\(root)/called'\nexit 99\n"
-            guard FileManager.default.createFile(atPath: shims + "/" + tool, contents: Data(script.utf8),
-                                                 attributes: [.posixPermissions: 0o755]) else {
-                throw HarnessError("could not write the shim \(tool)")
-            }
+            try ProgramFiles.write(script: "#!/bin/sh\necho \(tool) >> '\(root)/called'\nexit 99\n", to: shims + "/" + tool)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = shims + ":" + (environment["PATH"] ?? "/usr/bin:/bin")

@@ -27,12 +27,8 @@ struct ShippedPolicyTests {
 
     /// A copy of pacat named `binary`, so that the stream's application.process.binary is that name.
     static func pacat(named binary: String, in server: SoundServer) throws -> String {
-        let folder = server.root + "/bin"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = folder + "/" + binary
-        if !FileManager.default.fileExists(atPath: path) {
-            try FileManager.default.copyItem(atPath: try TestProcess.which("pacat"), toPath: path)
-        }
+        let path = server.root + "/bin/" + binary
+        if !FileManager.default.fileExists(atPath: path) { try ProgramFiles.copy("pacat", to: path) }
         return path
     }
 

@@ -11,12 +11,8 @@ import Testing
 struct SpokenAudioEndToEndTests {
     /// Starts a copy of mpv named `binary` playing `file` in a loop, with its MPRIS plugin.
     static func startMPV(named binary: String, playing file: String, _ server: SoundServer) throws -> MPRISPlayer {
-        let folder = server.root + "/bin"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = folder + "/" + binary
-        if !FileManager.default.fileExists(atPath: path) {
-            try FileManager.default.copyItem(atPath: try TestProcess.which("mpv"), toPath: path)
-        }
+        let path = server.root + "/bin/" + binary
+        if !FileManager.default.fileExists(atPath: path) { try ProgramFiles.copy("mpv", to: path) }
         let log = server.root + "/logs/\(binary).log"
         _ = try server.spawnDetached(path, ["--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--loop-file=inf",
                                             "--script=/usr/lib/mpv-mpris/mpris.so", file], log: log)
@@ -87,8 +83,7 @@ struct SpokenAudioEndToEndTests {
             """, words, prompt], environment: server.environment)
         #expect(padded.status == 0, "\(padded.output)")
         let maps = server.root + "/bin/gnome-maps"
-        try FileManager.default.createDirectory(atPath: server.root + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try TestProcess.which("gst-launch-1.0"), toPath: maps)
+        try ProgramFiles.copy("gst-launch-1.0", to: maps)
         let pipeline = try server.spawn(maps, ["-q", "filesrc", "location=\(prompt)", "!", "wavparse", "!", "audioconvert", "!",
                                                "audioresample", "!", "pulsesink"])
         let user = SoundNotPresenceTests.userVolume
