@@ -23,13 +23,13 @@ public final class BridgeCore: @unchecked Sendable {
     /// The peak monitors of the streams whose sound the engine watches.
     lazy var soundWatch = SoundWatch(loop: loop, adapter: adapter) { [unowned self] event in self.send(event) }
 
-    /// A core for `server`; `sharedMemory` and `sharedMemoryDelay` as
-    /// ``ServerAdapter/init(loop:server:sharedMemory:sharedMemoryDelay:)`` has them.
-    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine(), sharedMemory: Bool = true,
-                sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) {
+    /// A core for `server`; `sharedMemoryDelay` as ``ServerAdapter/init(loop:server:sharedMemoryDelay:)``
+    /// has it.
+    public init(loop: PulseLoop, server: String?, engine: PolicyEngine = PolicyEngine(),
+                sharedMemoryDelay: Duration? = ServerAdapter.sharedMemoryDelay) {
         self.loop = loop
         schedule = StepSchedule(engine: engine)
-        adapter = ServerAdapter(loop: loop, server: server, sharedMemory: sharedMemory, sharedMemoryDelay: sharedMemoryDelay)
+        adapter = ServerAdapter(loop: loop, server: server, sharedMemoryDelay: sharedMemoryDelay)
         adapter.onEvent = { [unowned self] event in self.send(event) }
     }
 

@@ -238,7 +238,7 @@ extension Daemon {
     public static func restoreJournal(options: DaemonOptions) throws {
         let loop = try PulseLoop()
         // A short connection to a server that may be going away: no shared memory (see ServerAdapter+SharedMemory).
-        let core = BridgeCore(loop: loop, server: options.serverAddress, sharedMemory: false)
+        let core = BridgeCore(loop: loop, server: options.serverAddress, sharedMemoryDelay: nil)
         let journal = try EffectJournal(directory: options.journalDirectory)
         guard !journal.leftovers.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)

@@ -54,7 +54,7 @@ struct AudioSessionDaemonCommand: ParsableCommand {
         options.headless = headless
         options.policyFolders = policies
         options.journald = journald
-        if let seconds = sharedMemoryAfter { options.sharedMemoryDelay = .milliseconds(Int64(seconds * 1000)) }
+        if let seconds = sharedMemoryAfter { options.sharedMemoryDelay = .seconds(seconds) }
         let daemon: Daemon
         do {
             if restoreJournal {

@@ -11,8 +11,6 @@ import Testing
 /// has stayed up 30 s (`--shared-memory-after` shortens that here).
 @Suite("The bridge's server connections")
 struct ServerConnectionTests {
-    func sharedPools(of pid: Int32) -> [Substring] { BridgeDaemon.sharedPools(of: pid) }
-
     @Test("the bridge connects without shared memory, then maps the server's shared memory as a plain pacat does")
     func sharedMemory() throws {
         // A day's wait first: the first connection is the one that shares no memory.
@@ -23,8 +21,8 @@ struct ServerConnectionTests {
         try bridged.waitUntil("the bridge to see the music stream") {
             daemon.records("stream.added").contains { $0["app"] as? String == "Music" }
         }
-        #expect(!sharedPools(of: player).isEmpty, "a client with shared memory maps the server's pools")
-        #expect(sharedPools(of: daemon.process.pid).isEmpty, "the first connection shares no memory")
+        #expect(!BridgeDaemon.sharedPools(of: player).isEmpty, "a client with shared memory maps the server's pools")
+        #expect(BridgeDaemon.sharedPools(of: daemon.process.pid).isEmpty, "the first connection shares no memory")
         #expect(try daemon.serverConnections() == 1)
         // Then a bridge that takes it up as soon as it has read the server.
         #expect(daemon.terminate() == 0)
@@ -51,8 +49,8 @@ struct ServerConnectionTests {
         // leak. The connection with shared memory takes over only after the server has stayed up for 30 s
         // (the takeover itself is tested above and in ServerAdapterTests, with a shorter wait), so none is
         // mapped.
-        try bridged.waitUntil("the dead server's pool to be released: \(sharedPools(of: daemon.process.pid))",
-                              timeout: .seconds(5)) { sharedPools(of: daemon.process.pid).isEmpty }
+        try bridged.waitUntil("the dead server's pool to be released: \(BridgeDaemon.sharedPools(of: daemon.process.pid))",
+                              timeout: .seconds(5)) { BridgeDaemon.sharedPools(of: daemon.process.pid).isEmpty }
         _ = try server.play(app: "Music", role: "music")
         let music = try server.reportedStream(of: "Music")
         _ = try server.play(app: "Phone", role: "phone")

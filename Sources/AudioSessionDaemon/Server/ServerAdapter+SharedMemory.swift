@@ -34,7 +34,7 @@ extension ServerAdapter {
     /// After the server was read: plans the takeover when the connection shares no memory but may.
     /// pipewire-pulse offers no ring buffer, so there it is not worth a connection.
     func scheduleSharedMemoryUpgrade() {
-        guard wantsSharedMemory, context?.sharesMemory == false, !isPipeWire, upgrading == nil else { return }
+        guard let sharedMemoryDelay, context?.sharesMemory == false, !isPipeWire, upgrading == nil else { return }
         upgradeTimer.arm(after: sharedMemoryDelay)
     }
 

@@ -25,11 +25,9 @@ public final class ServerAdapter: @unchecked Sendable {
     var context: PulseContext?
     /// The actions behind the level commands in flight on ``context``.
     var commandLedger = CommandLedger(capacity: 0)
-    /// Whether the bridge's connection may take up the server's shared memory (see
-    /// `ServerAdapter+SharedMemory`).
-    let wantsSharedMemory: Bool
-    /// How long a server must stay up before a connection with shared memory takes over.
-    let sharedMemoryDelay: Duration
+    /// How long a server must stay up before a connection with shared memory takes over; nil: the
+    /// bridge's connection never takes up the server's shared memory (see `ServerAdapter+SharedMemory`).
+    let sharedMemoryDelay: Duration?
     /// The connection with shared memory being made to take over from one without, and the connection
     /// it took over from until that one's last answers are in (see `ServerAdapter+SharedMemory`).
     var upgrading: PulseContext?
@@ -104,13 +102,11 @@ public final class ServerAdapter: @unchecked Sendable {
     static let quickRetryCount = 10
     static let quickRetryDelay = Duration.milliseconds(10)
 
-    /// An adapter for `server`; with `sharedMemory` its connection takes up the server's shared memory
-    /// once the server has stayed up for `sharedMemoryDelay` (see `ServerAdapter+SharedMemory`).
-    public init(loop: PulseLoop, server: String?, sharedMemory: Bool = true,
-                sharedMemoryDelay: Duration = ServerAdapter.sharedMemoryDelay) {
+    /// An adapter for `server`; its connection takes up the server's shared memory once the server has
+    /// stayed up for `sharedMemoryDelay`, never with nil (see `ServerAdapter+SharedMemory`).
+    public init(loop: PulseLoop, server: String?, sharedMemoryDelay: Duration? = ServerAdapter.sharedMemoryDelay) {
         self.loop = loop
         self.server = server
-        wantsSharedMemory = sharedMemory
         self.sharedMemoryDelay = sharedMemoryDelay
     }
 
