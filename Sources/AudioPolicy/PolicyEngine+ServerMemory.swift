@@ -89,7 +89,7 @@ extension PolicyEngine {
 /// What a server may remember of a stream the bridge changed: the levels the bridge set on it that
 /// were not the user's. Only these are taken for the server's memory on the app's next stream.
 struct BridgeSetLevels: Hashable, Sendable {
-    /// The last volumes the bridge set other than the user's (a duck, a fade's last steps), oldest first.
+    /// The volumes the bridge set other than the user's (a duck, every step of its fades), oldest first.
     private(set) var volumes: [ChannelVolumes] = []
     /// Whether the bridge muted the stream while the user had it unmuted.
     private(set) var muted = false
@@ -103,8 +103,13 @@ struct BridgeSetLevels: Hashable, Sendable {
         var to: ChannelVolumes
     }
 
-    /// How many volumes are kept: a server that misses the last changes remembers one a step or two before.
-    static let kept = 4
+    /// How many volumes are kept: every step of a fade down and back up at the longest fade a policy
+    /// file allows (5 s, a step every 10 ms: 500 each way), and a few set before them. The server may
+    /// remember any of them: WirePlumber 0.4 saves a level it read earlier in a burst of changes, and on
+    /// a loaded machine the burst is a whole fade (in `make stress` it kept the first step of an unduck
+    /// that had gone nine steps further when the stream ended). Only exact levels the bridge set count,
+    /// so keeping more takes no one's own level for the memory.
+    static let kept = 1024
 
     /// Notes a volume the bridge sets; the user's own is not noted.
     mutating func note(volume: ChannelVolumes, user: ChannelVolumes) {

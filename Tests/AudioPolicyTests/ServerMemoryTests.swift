@@ -230,6 +230,31 @@ struct ServerMemoryTests {
         #expect(scene.journal.isEmpty, "nothing the bridge set is left in force")
     }
 
+    /// WirePlumber 0.4 may save a level it read earlier in a burst of changes, and on a loaded machine a
+    /// burst is a whole fade: in `make stress` it kept the first step of an unduck that had gone nine
+    /// steps further when the stream ended. Each row: which step of the duck's fade down and back up the
+    /// server gives the app's next stream.
+    @Test("the next stream at any step the bridge set in a duck's fade down and back up gets the user's level",
+          arguments: [0, 1, 2, 5, 9])
+    func anyStepOfTheFadesIsTheMemory(stepsBeforeTheLast: Int) throws {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        scene.mark()
+        let navigation = scene.startStream("Navigation")
+        scene.advance(15)
+        scene.stopStream(navigation)  // the prompt ends while the duck still fades in
+        scene.advance(95)  // the unduck fades back up for nine steps or so when the player's stream ends
+        let set = scene.actions.compactMap { action -> UInt32? in
+            if case .setStreamVolume(song, let volume, _) = action { volume.values[0] } else { nil }
+        }
+        try #require(set.count > 10, "the fades' steps: \(set)")
+        scene.stopStream(song)
+        let remembered = set[set.count - 1 - stepsBeforeTheLast]
+        let next = scene.startStream("Music Player", role: "music", volume: remembered)
+        scene.settle()
+        #expect(scene.volume(next) == 0xC000, "started at \(remembered), one of \(set)")
+    }
+
     @Test("a next stream that opens at the app's own volume keeps it: only levels the bridge set are the memory")
     func ownStartingVolumeStays() {
         var scene = Self.playerEndedWhileInterrupted()
