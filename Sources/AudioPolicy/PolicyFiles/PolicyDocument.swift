@@ -17,6 +17,10 @@ public struct PolicyDocument: Hashable, Sendable {
     /// The schema version this bridge reads.
     public static let schemaVersion = 1
 
+    /// The longest duck fade a file may ask for (`[ducking] fade-ms`), in milliseconds: the longest fade
+    /// of any (`[fades] interruption-ms` takes at most 2000).
+    public static let longestDuckFadeMilliseconds = 5000
+
     /// Every key the schema knows: table, key, what it takes, its default and bounds (for the
     /// documentation and for "unknown key" errors).
     public static let keys: [(table: String, key: String, takes: String, defaultValue: String)] = [
@@ -39,7 +43,7 @@ public struct PolicyDocument: Hashable, Sendable {
         ("routes", "when-output-removed", "\"pause\" | \"ignore\"", "\"ignore\""),
         ("routes", "follow", "boolean", "true"),
         ("ducking", "level", "number 0…1", "0.2"),
-        ("ducking", "fade-ms", "integer 0…5000", "200"),
+        ("ducking", "fade-ms", "integer 0…\(longestDuckFadeMilliseconds)", "200"),
         ("fades", "interruption-ms", "integer 0…2000", "30"),
         ("mpris", "use", "boolean", "false"),
         ("calls", "while-recording", "boolean: the app is in a call while it records from a microphone and plays at once", "false"),
@@ -104,7 +108,7 @@ public struct PolicyDocument: Hashable, Sendable {
                                                      ["pause": OutputRemovedResponse.pause, "ignore": .ignore]) ?? .ignore
         policy.followsRouteChanges = try reader.bool("routes", "follow") ?? true
         policy.duckLevel = try reader.number("ducking", "level", in: 0...1) ?? 0.2
-        policy.duckFade = .milliseconds(try reader.integer("ducking", "fade-ms", in: 0...5000) ?? 200)
+        policy.duckFade = .milliseconds(try reader.integer("ducking", "fade-ms", in: 0...Self.longestDuckFadeMilliseconds) ?? 200)
         policy.interruptionFade = .milliseconds(try reader.integer("fades", "interruption-ms", in: 0...2000) ?? 30)
         policy.usesMPRIS = try reader.bool("mpris", "use") ?? false
         policy.calls = CallDetection(whileRecording: try reader.bool("calls", "while-recording") ?? false,
