@@ -104,13 +104,13 @@ struct BridgeSetLevels: Hashable, Sendable {
     }
 
     /// How many volumes are kept: every step of a fade down and back up at the longest fade a policy
-    /// file allows (``PolicyDocument/longestDuckFadeMilliseconds``, a step every
+    /// file allows (``PolicyDocument/longestDuckFade``, a step every
     /// ``EngineSettings/fadeStep``: 500 each way), and a few set before them (1024 in all). The server
     /// may remember any of them: WirePlumber 0.4 saves a level it read earlier in a burst of changes, and
     /// on a loaded machine the burst is a whole fade (in `make stress` it kept the first step of an
     /// unduck that had gone nine steps further when the stream ended). Only exact levels the bridge set
     /// count, so keeping more takes no one's own level for the memory.
-    static let kept = 2 * Int(Duration.milliseconds(PolicyDocument.longestDuckFadeMilliseconds) / EngineSettings().fadeStep) + 24
+    static let kept = 2 * Int(PolicyDocument.longestDuckFade / EngineSettings().fadeStep) + 24
 
     /// Notes a volume the bridge sets; the user's own is not noted.
     mutating func note(volume: ChannelVolumes, user: ChannelVolumes) {

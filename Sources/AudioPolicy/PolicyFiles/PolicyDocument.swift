@@ -17,9 +17,13 @@ public struct PolicyDocument: Hashable, Sendable {
     /// The schema version this bridge reads.
     public static let schemaVersion = 1
 
-    /// The longest duck fade a file may ask for (`[ducking] fade-ms`), in milliseconds: the longest fade
-    /// of any (`[fades] interruption-ms` takes at most 2000).
-    public static let longestDuckFadeMilliseconds = 5000
+    /// The longest duck fade a file may ask for (`[ducking] fade-ms`): the longest fade of any
+    /// (`[fades] interruption-ms` takes at most 2000). A setting of docs/DESIGN.md §3's table: the
+    /// server's-memory record keeps every step of such a fade down and back up.
+    public static let longestDuckFade = Duration.seconds(5)
+
+    /// ``longestDuckFade`` in the file's unit.
+    private static let longestDuckFadeMilliseconds = Int(longestDuckFade / .milliseconds(1))
 
     /// Every key the schema knows: table, key, what it takes, its default and bounds (for the
     /// documentation and for "unknown key" errors).
