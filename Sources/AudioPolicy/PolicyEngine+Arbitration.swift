@@ -113,7 +113,6 @@ extension PolicyEngine {
         switchBluetoothProfileIfNeeded(id)
         refreshMultiRoute(id)
         checkMicrophoneMuted(id)
-        refreshSecondaryAudioHints()
         return .success(())
     }
 
@@ -138,7 +137,6 @@ extension PolicyEngine {
         restoreCardProfile(of: id)
         sessions[id]?.matchedBluetoothOutput = nil
         refreshMultiRoute(id)
-        refreshSecondaryAudioHints()
     }
 
     /// Interrupts `victimID` because `interrupterID` activated. Its streams fade out over its policy's
@@ -212,6 +210,8 @@ extension PolicyEngine {
     }
 
     /// The secondary-audio hint: `begin` while another session is primary audio, `end` when none is.
+    /// Refreshed once, at the end of every step (``handle(_:at:)``): a session hears the step's net
+    /// change, not its stages (a call that starts while music plays is not told `begin`, then `end`).
     mutating func refreshSecondaryAudioHints() {
         let primaries = sessions.primaryIDs
         func silenced(_ id: SessionID) -> Bool { primaries.count > (primaries.contains(id) ? 1 : 0) }
@@ -275,7 +275,6 @@ extension PolicyEngine {
         sessions[id]?.interrupters.insert(.microphoneMuted(device))
         sessions[id]?.isActive = false
         if first { emit(.interruption(id, .began, reason: .builtInMicMuted, options: [], interrupter: nil)) }
-        refreshSecondaryAudioHints()
     }
 
     /// The microphone came back: sessions it interrupted get `ended` with `shouldResume`.

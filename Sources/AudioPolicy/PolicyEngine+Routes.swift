@@ -347,7 +347,6 @@ extension PolicyEngine {
         deviceByName = [:]
         cards = [:]
         for id in sessions.keys.sorted() where sessions[id]?.kind == .policy { releaseSession(id) }
-        refreshSecondaryAudioHints()
     }
 
     /// The server is back and was read again: sessions are told to set themselves up again. A route

@@ -43,7 +43,6 @@ extension PolicyEngine {
         emit(.sessionAdded(session.id))
         emit(.record(.sessionCreated(session.id, app: session.appID, kind: session.kind, policy: session.policy.name,
                                      why: session.policyReason)))
-        refreshSecondaryAudioHints()
     }
 
     /// Checks that `caller` owns the session; replies with the error when not.
@@ -111,7 +110,6 @@ extension PolicyEngine {
         }
         emit(.record(.sessionReleased(id, app: session.appID, kind: session.kind, policy: session.policy.name)))
         emit(.sessionRemoved(id))
-        refreshSecondaryAudioHints()
     }
 
     mutating func setConfiguration(_ request: RequestID, _ id: SessionID, caller: String,
@@ -127,7 +125,6 @@ extension PolicyEngine {
             refreshDucking(by: id, fade: session.policy.duckFade)
             refreshEffects(ofStreamsIn: id, fade: .zero, why: "category changed")
         }
-        refreshSecondaryAudioHints()
         // The category may choose another output (multiRoute's combined sink, AirPlay or not): the
         // streams follow when it does; a combined sink about to be made takes them when it appears.
         refreshMultiRoute(id)

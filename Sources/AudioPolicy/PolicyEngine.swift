@@ -122,6 +122,7 @@ public struct PolicyEngine: Sendable {
         dispatch(event)
         runDueTimers()
         if !sessions.waitingIDs.isEmpty { grantWaitingTurns() }
+        refreshSecondaryAudioHints()
         let next = nextDeadline()
         if let next, next != scheduledTick { emit(.scheduleTick(at: next)) }
         scheduledTick = next

@@ -80,6 +80,20 @@ struct SilenceAndHintTests {
         #expect(scene.engine.sessions[game]?.secondaryAudioShouldBeSilenced == false)
     }
 
+    @Test("a call that starts while music plays hints the music only: the call's own session hears no begin and end in one step")
+    func hintIsTheStepsNetChange() {
+        var scene = Scene()
+        let song = scene.startStream("Music Player", role: "music")
+        scene.settle()
+        let music = scene.policySession(of: song)
+        scene.mark()
+        let phone = scene.startStream("Phone", role: "phone")
+        let call = scene.policySession(of: phone)
+        #expect(scene.hints(music) == [.begin])
+        #expect(scene.hints(call).isEmpty, "the call is the primary audio: \(scene.actions)")
+        #expect(scene.engine.sessions[call]?.secondaryAudioShouldBeSilenced == false)
+    }
+
     @Test("isOtherAudioPlaying sees other apps' running output, not one's own")
     func isOtherAudioPlaying() {
         var scene = Scene()
