@@ -52,7 +52,7 @@ extension Benchmarks {
                         budget: "(reference)"),
                 against(floor, "phone → \(streams) corked by module-role-cork (inside the server), p50", cork.muted.median,
                         budget: "(reference)"),
-            ] + seenFromOutside("", streams, shipped: shipped, noFade: noFade, floor: floorOfTwoMuters(results[3], results[4], \.firstSeen))
+            ] + seenFromOutside("", streams, shipped: shipped, noFade: noFade, fader: fader, floor: floorOfTwoMuters(results[3], results[4], \.firstSeen))
         }
     }
 
@@ -79,12 +79,15 @@ extension Benchmarks {
 
     /// The measure from outside (DESIGN §3): from the call's stream until the caller's own view shows
     /// every music stream muted or its fade begun, the bridge with the shipped policies and with fades
-    /// off, against the same view of a process of its own muting them.
+    /// off, against the same view of a process of its own muting them; and, for reference, that view of
+    /// the process fading them as the shipped policies do (a volume is not a mute to the server).
     private static func seenFromOutside(_ stack: String, _ streams: String, shipped: RigFigures, noFade: RigFigures,
-                                        floor: Duration) -> [ReportLine] {
+                                        fader: RigFigures, floor: Duration) -> [ReportLine] {
         [
             against(floor, "\(stack)phone → \(streams) silenced or fading, seen by the caller (from outside), shipped policies, p50",
                     shipped.firstSeen.median, p95: shipped.firstSeen.percentile(0.95), budget: "≤ 1.1×"),
+            against(floor, "\(stack)phone → \(streams) fading, seen by the caller (from outside), by a process of its own fading, p50",
+                    fader.firstSeen.median, budget: "(reference)"),
             against(floor, "\(stack)phone → \(streams) silenced, seen by the caller (from outside), fades off, p50",
                     noFade.firstSeen.median, p95: noFade.firstSeen.percentile(0.95), budget: "≤ 1.1×"),
         ]
@@ -131,7 +134,7 @@ extension Benchmarks {
                 against(baseline, "\(stack): phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
                         fader.firstChange.median, budget: "(reference)"),
                 against(baseline, "\(stack): phone → \(streams) muted, fades off, p50", noFade.muted.median, budget: "≤ 1.1×"),
-            ] + seenFromOutside("\(stack): ", streams, shipped: shipped, noFade: noFade, floor: floorOfTwoMuters(results[2], results[3], \.firstSeen))
+            ] + seenFromOutside("\(stack): ", streams, shipped: shipped, noFade: noFade, fader: fader, floor: floorOfTwoMuters(results[2], results[3], \.firstSeen))
             guard withRoles else { return lines }
             let wirePlumber = results[5]
             lines += [
