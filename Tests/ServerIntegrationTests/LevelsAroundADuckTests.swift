@@ -4,6 +4,7 @@ import AudioPolicy
 import AudioSessionModel
 import AudioTestHarness
 import Foundation
+import PulseAudioClient
 import Testing
 
 /// Levels a user sets around a duck (DESIGN §3, "Order, not timing"), with the report of the user's
@@ -28,15 +29,22 @@ struct LevelsAroundADuckTests {
 
     /// The user sets `value` while the bridge's question about it is held, then the question goes out
     /// and, on the same loop turn, `event` is stepped.
-    func userSets(_ value: UInt32, on id: StreamID, _ bridge: BridgeUnderTest, thenStep event: PolicyEvent) throws {
+    /// With `clientConnecting`, a new client's answer is out as the question is let go (one that
+    /// connected as the user set the level: pactl's own, on a slow machine).
+    func userSets(_ value: UInt32, on id: StreamID, _ bridge: BridgeUnderTest, thenStep event: PolicyEvent,
+                  clientConnecting: Bool = false) throws {
         bridge.onLoop { $0.adapter.holdsChangeQueries = true }
         try bridge.server.pactl(["set-sink-input-volume", "\(id.index)", "\(value)"])
         try waitUntil("the server's report of the user's change to wait") { bridge.onLoop { $0.adapter.hasHeldChanges } }
         bridge.onLoop { core in
+            if clientConnecting { core.adapter.changed(PulseChange(facility: .client, kind: .new, index: Self.unknownClient)) }
             core.adapter.holdsChangeQueries = false  // the question leaves now
             core.send(event)  // and the command after it
         }
     }
+
+    /// A client index no server has given out here; the question about it is answered with an error.
+    static let unknownClient: UInt32 = 0x7FFF_FFF0
 
     func volume(_ bridge: BridgeUnderTest, _ id: StreamID) throws -> [String: UInt32]? {
         try bridge.server.reportedStream(index: id.index)?.volume
@@ -62,13 +70,24 @@ struct LevelsAroundADuckTests {
 
     @Test("a level set during a duck is kept, and not overruled when the duck ends", arguments: SoundServerKind.underTest)
     func setDuring(kind: SoundServerKind) throws {
+        try levelSetDuringADuck(kind, clientConnecting: false)
+    }
+
+    @Test("a level set during a duck is kept when a new client's answer is out as the duck ends: a client holds no question",
+          arguments: SoundServerKind.underTest)
+    func setDuringAsAClientConnects(kind: SoundServerKind) throws {
+        try levelSetDuringADuck(kind, clientConnecting: true)
+    }
+
+    func levelSetDuringADuck(_ kind: SoundServerKind, clientConnecting: Bool) throws {
         let bridge = try BridgeUnderTest(kind)
         defer { bridge.stop() }
         let (id, navigation) = try musicAndNavigation(bridge)
         bridge.setActive(navigation, true)
         try waitUntil("the duck") { try volume(bridge, id) == both(Self.first / 5) }
         let user: UInt32 = 0x3000
-        try userSets(user, on: id, bridge, thenStep: .setActive(RequestID(0), navigation, caller: BridgeUnderTest.owner, false, []))
+        try userSets(user, on: id, bridge, thenStep: .setActive(RequestID(0), navigation, caller: BridgeUnderTest.owner, false, []),
+                     clientConnecting: clientConnecting)
         try waitUntil("the user's level to stand (\(String(describing: try? volume(bridge, id))))") {
             try volume(bridge, id) == both(user) && bridge.engine.streamsWithEffects.isEmpty
         }

@@ -264,7 +264,11 @@ public final class ServerAdapter: @unchecked Sendable {
             if [.sink, .source].contains(change.facility) { checkDefaultsOnPipeWire() }
             return
         }
-        if change.kind == .new { return askNew(change, context) }
+        // A new client is asked for at once too, but holds nothing: it brings no change of another
+        // object and no command waits for it. Held behind it, the question about a level someone just
+        // set (from a new connection: pactl's) would go out after the bridge's next command to that
+        // stream, which the server carries out over the level before answering.
+        if change.kind == .new { return change.facility == .client ? ask(change, context) : askNew(change, context) }
         // A change of an object whose first answer is still out is in that answer.
         guard !pendingQueries.contains(where: sameObject), !newQueriesOut.contains(where: sameObject) else { return }
         pendingQueries.append(change)
