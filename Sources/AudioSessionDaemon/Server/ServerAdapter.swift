@@ -54,13 +54,13 @@ public final class ServerAdapter: @unchecked Sendable {
     var order = QueryOrder()
     /// Change events that need a query, gathered over a loop turn and asked for at its end (a burst of
     /// changes to one object once). A new object is asked for at once (a stream an app just started
-    /// matters most), and the changes that come while its answer is out wait for it: a new stream
-    /// comes with a change event for every other stream on its sink.
+    /// matters most), and the changes that come while its answer is out wait for it (a client's
+    /// excepted): a new stream comes with a change event for every other stream on its sink.
     private var pendingQueries: [PulseChange] = []
     private var heldChanges: [PulseChange] = []
     /// Whether changes wait to be asked about (``holdsChangeQueries``).
     var hasHeldChanges: Bool { !heldChanges.isEmpty }
-    /// The new objects whose answers are out; the changes are held until none is.
+    /// The new objects whose answers are out, clients excepted; the changes are held until none is.
     private var newQueriesOut: [PulseChange] = []
     /// While set, the changes' queries are held too (new objects are still asked for at once), and go
     /// out once it is cleared: while a call's first moves have their head start, the server is carrying
