@@ -35,7 +35,13 @@ struct LevelsAroundADuckTests {
                   clientConnecting: Bool = false) throws {
         bridge.onLoop { $0.adapter.holdsChangeQueries = true }
         try bridge.server.pactl(["set-sink-input-volume", "\(id.index)", "\(value)"])
-        try waitUntil("the server's report of the user's change to wait") { bridge.onLoop { $0.adapter.hasHeldChanges } }
+        // The question held must be the stream's, asked after the server has the level: a change of
+        // another object (on pipewire-pulse, pactl's client changes as it connects) can be held first,
+        // and the stream's event read only after the step; so can a change of the stream the server
+        // announced before the level.
+        try waitUntil("the server's report of the user's change to wait") {
+            try volume(bridge, id) == both(value) && bridge.onLoop { $0.adapter.holdsChange(of: .sinkInput, id.index) }
+        }
         bridge.onLoop { core in
             if clientConnecting { core.adapter.changed(PulseChange(facility: .client, kind: .new, index: Self.unknownClient)) }
             core.adapter.holdsChangeQueries = false  // the question leaves now

@@ -58,8 +58,10 @@ public final class ServerAdapter: @unchecked Sendable {
     /// excepted): a new stream comes with a change event for every other stream on its sink.
     private var pendingQueries: [PulseChange] = []
     private var heldChanges: [PulseChange] = []
-    /// Whether changes wait to be asked about (``holdsChangeQueries``).
-    var hasHeldChanges: Bool { !heldChanges.isEmpty }
+    /// Whether a change of that object waits to be asked about (``holdsChangeQueries``).
+    func holdsChange(of facility: PulseFacility, _ index: UInt32) -> Bool {
+        heldChanges.contains { $0.facility == facility && $0.index == index }
+    }
     /// The new objects whose answers are out, clients excepted; the changes are held until none is.
     private var newQueriesOut: [PulseChange] = []
     /// While set, the changes' queries are held too (new objects are still asked for at once), and go
