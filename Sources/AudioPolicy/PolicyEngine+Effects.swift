@@ -44,7 +44,7 @@ extension PolicyEngine {
 
     /// Brings a stream's causes up to date and moves its levels toward what they ask for.
     mutating func refreshEffects(of id: StreamID, fade: Duration, why: String) {
-        refreshEffects(of: id, in: streams[id]?.session.flatMap { sessions[$0] }, fade: fade, why: why)
+        refreshEffects(of: id, in: readInPlace(id, { $0.session })?.flatMap { sessions[$0] }, fade: fade, why: why)
     }
 
     private mutating func refreshEffects(of id: StreamID, in session: Session?, fade: Duration, why: String) {
@@ -68,7 +68,7 @@ extension PolicyEngine {
         if ducks { pauseSpokenAudio(for: id) } else { resumeSpokenAudio(after: id) }
         let why = ducks ? "ducked by \(id)" : "ducking by \(id) ended"
         for streamID in streams.keys.sorted() where streamID.direction == .output {
-            guard let owner = streams[streamID]?.session, owner != id else { continue }
+            guard let owner = readInPlace(streamID, { $0.session }) ?? nil, owner != id else { continue }
             refreshEffects(of: streamID, fade: fade, why: why)
         }
     }
@@ -125,7 +125,7 @@ extension PolicyEngine {
         let current = stream.applied
         if current == target { return .settleJournal }
         writeJournal(&stream, applied: target)
-        recordEffect(stream, from: current, to: target, why: why)
+        recordEffect(&stream, from: current, to: target, why: why)
         let steps = fade > .zero && stream.info.id.direction == .output
         if target.mute && !current.mute {
             if steps && current.volume.level > 0 {
@@ -149,8 +149,9 @@ extension PolicyEngine {
         return stream.fade != nil ? .startFade : .settleJournal
     }
 
-    /// One event-log record per change the bridge starts (not per fade step).
-    mutating func recordEffect(_ stream: TrackedStream, from current: StreamLevels, to target: StreamLevels, why: String) {
+    /// One event-log record per change the bridge starts (not per fade step). `stream` is read where it
+    /// lies, not changed (a copy would retain all of it).
+    mutating func recordEffect(_ stream: inout TrackedStream, from current: StreamLevels, to target: StreamLevels, why: String) {
         var kinds: [String] = []
         if target.mute != current.mute { kinds.append(target.mute ? "mute" : "unmute") }
         if target.volume != current.volume { kinds.append(target.volume == stream.user.volume ? "unduck" : "duck") }
@@ -187,7 +188,7 @@ extension PolicyEngine {
 
     /// Clears the journal entry of a stream that is back to the user's levels with nothing in force.
     mutating func settleJournal(_ id: StreamID) {
-        guard let stream = streams[id], stream.journaled != nil, !stream.hasEffectInForce else { return }
+        guard readInPlace(id, { $0.journaled != nil && !$0.hasEffectInForce }) == true else { return }
         streams[id]?.journaled = nil
         emit(.journalClear(id))
     }
@@ -198,10 +199,16 @@ extension PolicyEngine {
     mutating func stepFades() {
         var volumesUnderMutes: [(id: StreamID, end: FadeEnd)] = []
         for id in fadingStreams.sorted() {
-            if let fade = streams[id]?.fade, fade.nextStep <= now, let end = stepFade(id) { volumesUnderMutes.append((id, end)) }
+            if isFadeDue(id), let end = stepFade(id) { volumesUnderMutes.append((id, end)) }
         }
         for (id, end) in volumesUnderMutes { setVolumeUnderMute(id, end.volume, why: end.why) }
-        fadingStreams = fadingStreams.filter { streams[$0]?.fade != nil }
+        for id in fadingStreams where readInPlace(id, { $0.fade == nil }) ?? true { fadingStreams.remove(id) }
+    }
+
+    /// Whether a stream fades and its fade's next step is due.
+    mutating func isFadeDue(_ id: StreamID) -> Bool {
+        let now = now
+        return readInPlace(id) { $0.fade.map { $0.nextStep <= now } } == true
     }
 
     /// What is left of a fade that ended in a mute: the volume to set under it, and why.

@@ -54,7 +54,7 @@ extension PolicyEngine {
     /// A new stream; `choice` stands for the policy files' choice (the first moves are decided for a
     /// made-up stream under a given policy).
     mutating func streamAppeared(_ info: StreamInfo, choice: PolicyChoice? = nil) {
-        if streams[info.id] != nil {
+        if isTracked(info.id) {
             streamChanged(info)
             return
         }
@@ -70,14 +70,14 @@ extension PolicyEngine {
 
     /// Adds a tracked stream to a session: counts, effects, activation, placement and route.
     mutating func join(_ streamID: StreamID, _ sessionID: SessionID) {
-        guard streams[streamID] != nil, sessions[sessionID] != nil else { return }
+        guard isTracked(streamID), sessions[sessionID] != nil else { return }
         watchSoundAsAsked(streamID, by: sessionID)
-        guard let stream = streams[streamID] else { return }
+        guard let isPlaying = readInPlace(streamID, { $0.isPlaying }) else { return }
         streams[streamID]?.session = sessionID
         sessions[sessionID]?.streamIDs.insert(streamID)
-        if stream.isPlaying {
+        if isPlaying {
             sessions[sessionID]?.quietAfterCall = false
-            count(stream, into: sessionID, by: 1)
+            count(streamID, into: sessionID, by: 1)
             if streamID.direction == .input { askBeforeRecording(sessionID) }
         }
         let refusal = sessions[sessionID].flatMap(streamID.direction == .input ? recordingRefusal : playbackRefusal)
@@ -100,15 +100,27 @@ extension PolicyEngine {
     }
 
     mutating func leave(_ streamID: StreamID, _ sessionID: SessionID) {
-        guard let stream = streams[streamID] else { return }
+        guard let isPlaying = readInPlace(streamID, { $0.isPlaying }) else { return }
         sessions[sessionID]?.streamIDs.remove(streamID)
-        if stream.isPlaying { count(stream, into: sessionID, by: -1) }
+        if isPlaying { count(streamID, into: sessionID, by: -1) }
         streams[streamID]?.session = nil
     }
 
-    private mutating func count(_ stream: TrackedStream, into sessionID: SessionID, by delta: Int) {
+    private mutating func count(_ id: StreamID, into sessionID: SessionID, by delta: Int) {
         sessions[sessionID]?.runningStreams += delta
-        if stream.info.id.direction == .output { sessions[sessionID]?.playingOutputs += delta }
+        if id.direction == .output { sessions[sessionID]?.playingOutputs += delta }
+    }
+
+    /// Whether the engine tracks the stream.
+    func isTracked(_ id: StreamID) -> Bool { streams.index(forKey: id) != nil }
+
+    /// Reads a tracked stream where it lies in the table. In a mutating step the dictionary's getter,
+    /// `streams[id]?.field`, copies the whole stream (every string, set and table of it retained, then
+    /// released) to read one field; the in-place access the table gives for changes copies nothing.
+    /// `look` only reads.
+    mutating func readInPlace<T>(_ id: StreamID, _ look: (inout TrackedStream) -> T) -> T? {
+        guard let index = streams.index(forKey: id) else { return nil }
+        return look(&streams.values[index])
     }
 
     mutating func streamChanged(_ info: StreamInfo) {
@@ -157,12 +169,12 @@ extension PolicyEngine {
     /// A stream started or stopped playing (its cork, or its sound when that is watched): counts,
     /// recording permission and activation follow.
     mutating func playingChanged(_ id: StreamID, wasPlaying: Bool) {
-        guard let stream = streams[id], stream.isPlaying != wasPlaying else { return }
-        let delta = stream.isPlaying ? 1 : -1
+        guard let (isPlaying, session) = readInPlace(id, { ($0.isPlaying, $0.session) }), isPlaying != wasPlaying else { return }
+        let delta = isPlaying ? 1 : -1
         if id.direction == .output { playingOutputCount += delta }
-        guard let sessionID = stream.session else { return }
-        count(stream, into: sessionID, by: delta)
-        if stream.isPlaying {
+        guard let sessionID = session else { return }
+        count(id, into: sessionID, by: delta)
+        if isPlaying {
             sessions[sessionID]?.quietAfterCall = false
             if id.direction == .input { askBeforeRecording(sessionID) }
             noteUserTouchedPlayer(sessionID)

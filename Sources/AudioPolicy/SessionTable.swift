@@ -34,9 +34,9 @@ public struct SessionTable: Sequence, Hashable, Sendable {
         get { storage[id] }
         _modify {
             touched.insert(id)
-            let before = storage[id].map(Membership.init)
+            let before = membership(of: id)
             yield &storage[id]
-            let after = storage[id].map(Membership.init)
+            let after = membership(of: id)
             if before != after { update(id, from: before, to: after ?? Membership()) }
         }
     }
@@ -64,7 +64,8 @@ public struct SessionTable: Sequence, Hashable, Sendable {
 
         init() {}
 
-        init(_ session: Session) {
+        /// Read where the session lies (``SessionTable/membership(of:)``); `session` is not changed.
+        init(_ session: inout Session) {
             active = session.isActive
             call = session.isActive && session.configuration.isCall
             ranked = session.isActive && session.rank > SessionPolicy.ordinaryPriority
@@ -74,6 +75,13 @@ public struct SessionTable: Sequence, Hashable, Sendable {
             waiting = session.waitingTurn != nil
             owner = session.owner
         }
+    }
+
+    /// The sets a session belongs to, read where it lies in the table: the dictionary's getter would
+    /// copy the whole session (``PolicyEngine/readInPlace(_:_:)`` says why), twice per write.
+    private mutating func membership(of id: SessionID) -> Membership? {
+        guard let index = storage.index(forKey: id) else { return nil }
+        return Membership(&storage.values[index])
     }
 
     private mutating func update(_ id: SessionID, from before: Membership?, to membership: Membership) {
