@@ -79,8 +79,8 @@ extension Benchmarks {
     }
 
     /// When the process fading as the shipped policies do has the music fully muted, against the same
-    /// baseline as the shipped policies' fade (the floor plus the 30 ms fade): what the server's share
-    /// of a fade's end is, for a silencer that sends the mute on time.
+    /// baseline as the shipped policies' fade (the floor plus the 30 ms fade): like the bridge, it sets
+    /// each stream's volume back under its mute, and the stamp counts that volume's announcement.
     private static func fadedOut(_ fader: RigFigures, streams: String, floor: Duration) -> ReportLine {
         let baseline = floor + interruptionFade
         return ReportLine(name: "phone → \(streams) fully muted by a process of its own fading (30 ms fade), p50",

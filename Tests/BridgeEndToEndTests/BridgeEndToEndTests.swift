@@ -129,6 +129,11 @@ struct BridgeEndToEndTests {
         // The user sends the music to the headphones (the default stays the speaker, so that the
         // server has no reason of its own to move the stream later).
         try scenario.server.move(sinkInput: stream.index, to: "headphones")
+        // The move's own route change comes first; only then are the signals forgotten, or a late one
+        // (a loaded machine) would read as the unplug's.
+        try waitUntil("the user's move's route change") {
+            app.routeChanges(music.path).contains { $0.reason == "routeConfigurationChange" && $0.previousOutputs == ["Speaker"] }
+        }
         app.forgetSignals()
         for module in modules { try scenario.server.unloadModule(module) }
         try waitUntil("the unplug's route change") { !app.routeChanges(music.path).isEmpty }
