@@ -45,8 +45,10 @@ extension Benchmarks {
                         shipped.firstChange.median, p95: shipped.firstChange.percentile(0.95), budget: "≤ 1.1×"),
                 against(floor, "phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
                         fader.firstChange.median, budget: "(reference)"),
-                fullyMuted(shipped, count: count, streams: streams, floor: floor),
-                fadedOut(fader, streams: streams, floor: floor),
+                fullyMuted(shipped, ", shipped policies", fades: count <= EngineSettings().maxFadingStreams, streams: streams,
+                           floor: floor, budget: "≤ 1.1×"),
+                fullyMuted(fader, " by a process of its own fading", fades: true, streams: streams, floor: floor,
+                           budget: "(reference)"),
                 against(floor, "phone → \(streams) muted, fades off, p50",
                         noFade.muted.median, p95: noFade.muted.percentile(0.95), budget: "≤ 1.1×"),
                 against(floor, "phone → \(streams) muted by the app that starts the call, p50", caller.muted.median,
@@ -65,27 +67,19 @@ extension Benchmarks {
         (one[keyPath: figure] + other[keyPath: figure]).median
     }
 
-    /// When the shipped policies have the music fully muted, against the floor plus the 30 ms fade: but
-    /// with more streams than the bridge fades (``EngineSettings/maxFadingStreams``) it mutes at once,
-    /// so the floor is then the processes' muting alone (adding the fade read 0.36× at a hundred).
-    private static func fullyMuted(_ shipped: RigFigures, count: Int, streams: String, floor: Duration) -> ReportLine {
-        let fadesUpTo = EngineSettings().maxFadingStreams
-        let fades = count <= fadesUpTo
+    /// When a silencer had the music fully muted, against the floor plus the 30 ms fade where it fades.
+    /// With more streams than the bridge fades (``EngineSettings/maxFadingStreams``) the shipped policies
+    /// mute at once, so their floor is then the processes' muting alone (adding the fade read 0.36× at a
+    /// hundred). The process fading as they do always fades; like the bridge, it sets each stream's
+    /// volume back under its mute, and the stamp counts that volume's announcement.
+    private static func fullyMuted(_ figures: RigFigures, _ silencer: String, fades: Bool, streams: String,
+                                   floor: Duration, budget: String) -> ReportLine {
         let baseline = fades ? floor + interruptionFade : floor
-        return ReportLine(name: "phone → \(streams) fully muted, shipped policies (\(fades ? "30 ms fade" : "no fade past \(fadesUpTo) streams")), p50",
-                          figure: shipped.muted.median.formatted,
+        let fade = fades ? "30 ms fade" : "no fade past \(EngineSettings().maxFadingStreams) streams"
+        return ReportLine(name: "phone → \(streams) fully muted\(silencer) (\(fade)), p50",
+                          figure: figures.muted.median.formatted,
                           baseline: baseline.formatted + (fades ? " two processes muting + fade" : " two processes muting"),
-                          ratio: shipped.muted.median / baseline, budget: "≤ 1.1×")
-    }
-
-    /// When the process fading as the shipped policies do has the music fully muted, against the same
-    /// baseline as the shipped policies' fade (the floor plus the 30 ms fade): like the bridge, it sets
-    /// each stream's volume back under its mute, and the stamp counts that volume's announcement.
-    private static func fadedOut(_ fader: RigFigures, streams: String, floor: Duration) -> ReportLine {
-        let baseline = floor + interruptionFade
-        return ReportLine(name: "phone → \(streams) fully muted by a process of its own fading (30 ms fade), p50",
-                          figure: fader.muted.median.formatted, baseline: baseline.formatted + " two processes muting + fade",
-                          ratio: fader.muted.median / baseline, budget: "(reference)")
+                          ratio: figures.muted.median / baseline, budget: budget)
     }
 
     /// The measure from outside (DESIGN §3): from the call's stream until the caller's own view shows
