@@ -196,7 +196,20 @@ extension PolicyEngine {
     /// Steps every fade that is due. The fades that end in a mute mute their streams first, all of them,
     /// and set the volumes back under the mutes after: the server carries the commands out in order, one
     /// at a time, and the ear waits for the mutes only.
+    ///
+    /// A step waits until the server has answered every mute and volume sent before it
+    /// (``levelCommandsUnanswered``; DESIGN §3, *Order, not timing*). A server slow to carry out level
+    /// commands (every one rewinds the sink, and a player's two-second buffer makes that a millisecond
+    /// or more) would otherwise take the later steps in the same turn of its loop as the first, and
+    /// announce none of them until the fade is over. The fade keeps its length as far as the server
+    /// allows: a late step is at the level its time calls for.
     mutating func stepFades() {
+        if levelCommandsUnanswered {
+            let fading = fadingStreams
+            for id in fading where isFadeDue(id) { fadeStepHeld = true }
+            return
+        }
+        fadeStepHeld = false
         var volumesUnderMutes: [(id: StreamID, end: FadeEnd)] = []
         for id in fadingStreams.sorted() {
             if isFadeDue(id), let end = stepFade(id) { volumesUnderMutes.append((id, end)) }

@@ -101,6 +101,12 @@ public struct PolicyEngine: Sendable {
     /// Every stream with a fade running, and maybe some whose fade has ended (a superset, pruned as
     /// timers run): the timers look at these, not at every stream.
     var fadingStreams: Set<StreamID> = []
+    /// Whether the server has yet to answer a mute or volume the bridge sent: the shell says so, as it
+    /// gives the time. A fade's next step waits for the answers (``stepFades()``).
+    public var levelCommandsUnanswered = false
+    /// Whether a fade's step came due while the server had yet to answer (``levelCommandsUnanswered``):
+    /// the shell hands the engine a tick once the answers are in.
+    public internal(set) var fadeStepHeld = false
     /// Every session with a route hold or an automatic deactivation pending, and maybe some that no
     /// longer have one (a superset, pruned as timers run).
     var timedSessions: Set<SessionID> = []
@@ -210,7 +216,8 @@ public struct PolicyEngine: Sendable {
     }
 
     private func nextDeadline() -> EngineTime? {
-        var deadlines: [EngineTime] = fadingStreams.compactMap { streams[$0]?.fade?.nextStep }
+        // A fade held for the server's answers has no deadline: the answers bring its tick.
+        var deadlines: [EngineTime] = levelCommandsUnanswered ? [] : fadingStreams.compactMap { streams[$0]?.fade?.nextStep }
         for id in timedSessions {
             if let hold = sessions[id]?.routeHold { deadlines.append(hold.deadline) }
             if let at = sessions[id]?.autoDeactivateAt { deadlines.append(at) }

@@ -166,3 +166,13 @@ extension StepSchedule {
     /// The sessions the engine wrote since the last call (``PolicyEngine/takeTouchedSessions()``).
     public mutating func takeTouchedSessions() -> Set<SessionID> { engine.takeTouchedSessions() }
 }
+
+extension StepSchedule {
+    /// Tells the engine whether the server has yet to answer a mute or volume the bridge sent
+    /// (``PolicyEngine/levelCommandsUnanswered``). Returns whether a fade's step waited for the answers
+    /// that are now in: the shell then hands the engine a tick.
+    public mutating func levelCommands(unanswered: Bool) -> Bool {
+        engine.levelCommandsUnanswered = unanswered
+        return !unanswered && engine.fadeStepHeld
+    }
+}

@@ -31,6 +31,7 @@ public final class BridgeCore: @unchecked Sendable {
         schedule = StepSchedule(engine: engine)
         adapter = ServerAdapter(loop: loop, server: server, sharedMemoryDelay: sharedMemoryDelay)
         adapter.onEvent = { [unowned self] event in self.send(event) }
+        adapter.onLevelCommandsAnswered = { [unowned self] in self.noteLevelCommands() }
     }
 
     /// Sees every event as the engine steps it, before any of the step's actions is carried out.
@@ -153,6 +154,7 @@ public final class BridgeCore: @unchecked Sendable {
     /// observers hear of them after (``untoldFirstMoves``).
     private func sendAhead(_ moves: [PolicyAction]) {
         moves.forEach(carryOutEffect)
+        noteLevelCommands()
         untoldFirstMoves = moves
         releaseTimer.arm(after: .zero)
         adapter.holdsChangeQueries = true
@@ -181,7 +183,14 @@ public final class BridgeCore: @unchecked Sendable {
             default: heldActions.append(action)
             }
         }
+        if commandsSent { noteLevelCommands() }
         if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
         for observer in settledObservers { observer(event) }
+    }
+
+    /// Tells the engine whether the server has answered every mute and volume sent: a fade's next step
+    /// waits for the answers (``PolicyEngine/stepFades()``), and gets its tick once they are in.
+    private func noteLevelCommands() {
+        if schedule.levelCommands(unanswered: adapter.hasUnansweredLevelCommands) { send(.tick) }
     }
 }

@@ -45,12 +45,42 @@ extension ServerAdapter {
     /// interruption's first moves), or with a completion of its own when every place is taken.
     private func send(_ command: PulseLevelCommand, _ action: PolicyAction, to id: StreamID, _ context: PulseContext) {
         commandSent(to: id)
+        let ledger = commandLedger
         do {
-            guard let number = try context.send(command) else { return context.send(command, completion(of: action)) }
-            commandLedger.note(action, at: number)
+            guard let number = try context.send(command) else {
+                ledger.sent()
+                let done = completion(of: action)
+                return context.send(command) { [unowned self] result in
+                    done(result)
+                    levelCommandAnswered(on: ledger)
+                }
+            }
+            ledger.sent()
+            ledger.note(action, at: number)
         } catch {
             report(action, error)
         }
+    }
+
+    /// Whether the server has yet to answer a mute or volume sent on the connection, or on the one it
+    /// took over from: a fade's next step waits for the answers (``PolicyEngine/stepFades()``).
+    public var hasUnansweredLevelCommands: Bool {
+        commandLedger.unanswered > 0 || (retiringLedger?.unanswered ?? 0) > 0
+    }
+
+    /// The connection that was to answer the level commands is gone: none is awaited any more.
+    func forgetUnansweredLevelCommands() {
+        let awaited = hasUnansweredLevelCommands
+        commandLedger = CommandLedger(capacity: 0)
+        retiringLedger = nil
+        if awaited { onLevelCommandsAnswered() }
+    }
+
+    /// A level command sent on `ledger`'s connection was answered: the shell hears when none is left.
+    func levelCommandAnswered(on ledger: CommandLedger) {
+        ledger.answered()
+        guard ledger === commandLedger || ledger === retiringLedger else { return }
+        if !hasUnansweredLevelCommands { onLevelCommandsAnswered() }
     }
 
     /// A command's completion: a failure is reported back to the engine as the action's.

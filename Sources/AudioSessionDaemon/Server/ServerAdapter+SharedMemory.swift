@@ -64,6 +64,7 @@ extension ServerAdapter {
         // A lost connection or a stop ends the takeover first, so the old connection is there.
         guard let old = context else { return abandonSharedMemoryUpgrade(again: false) }
         upgrading = nil
+        retiringLedger = commandLedger
         adopt(fresh)
         retiring = old
         old.onStateChange = { [unowned self, unowned old] state in
@@ -82,6 +83,10 @@ extension ServerAdapter {
         guard old === retiring else { return }
         retiring = nil
         old.discard()
+        // Its answers are in (a last round trip), or it failed and they will not come.
+        let awaited = (retiringLedger?.unanswered ?? 0) > 0
+        retiringLedger = nil
+        if awaited && !hasUnansweredLevelCommands { onLevelCommandsAnswered() }
     }
 
     /// The connection with shared memory failed: the current one stays, and with `again` the takeover

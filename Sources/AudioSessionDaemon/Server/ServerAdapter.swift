@@ -25,6 +25,11 @@ public final class ServerAdapter: @unchecked Sendable {
     var context: PulseContext?
     /// The actions behind the level commands in flight on ``context``.
     var commandLedger = CommandLedger(capacity: 0)
+    /// The ledger of the connection the current one took over from, while it delivers its last answers.
+    var retiringLedger: CommandLedger?
+    /// Runs when the server has answered every mute and volume the bridge sent, or the connection that
+    /// was to answer them is gone (``hasUnansweredLevelCommands``).
+    public var onLevelCommandsAnswered: () -> Void = {}
     /// How long a server must stay up before a connection with shared memory takes over; nil: the
     /// bridge's connection never takes up the server's shared memory (see `ServerAdapter+SharedMemory`).
     let sharedMemoryDelay: Duration?
@@ -154,6 +159,7 @@ public final class ServerAdapter: @unchecked Sendable {
         commandLedger = ledger
         context.onSlotAnswer = { [unowned self] number, error in
             if let action = ledger.take(number), let error { self.report(action, error) }
+            self.levelCommandAnswered(on: ledger)
         }
         context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
         context.onChange = { [unowned self] change in self.changed(change) }
@@ -187,6 +193,7 @@ public final class ServerAdapter: @unchecked Sendable {
         endSharedMemoryUpgrade()
         context?.discard()
         context = nil
+        forgetUnansweredLevelCommands()
         let wasConnected = isConnected
         isConnected = false
         cache = ServerCache()
