@@ -183,8 +183,12 @@ public final class BridgeCore: @unchecked Sendable {
             default: heldActions.append(action)
             }
         }
-        if commandsSent { noteLevelCommands() }
-        if commandsSent { releaseTimer.arm(after: .zero) } else if !releaseTimer.isArmed { releaseHeldActions() }
+        if commandsSent {
+            noteLevelCommands()
+            releaseTimer.arm(after: .zero)
+        } else if !releaseTimer.isArmed {
+            releaseHeldActions()
+        }
         for observer in settledObservers { observer(event) }
     }
 
