@@ -14,8 +14,11 @@ extension PolicyEngine {
             var bridgeSet = BridgeSetLevels()
             bridgeSet.note(volume: entry.applied.volume, user: entry.original.volume)
             bridgeSet.note(mute: entry.applied.mute, user: entry.original.mute)
-            // A run that stopped in the middle of a fade left one of its steps in force.
-            bridgeSet.note(unfinishedFadeFrom: entry.original.volume, to: entry.applied.volume)
+            // A run that stopped in the middle of a fade left one of its steps in force. A fade that ends
+            // in a mute falls towards silence, and the volume set back under the mute may not have
+            // reached the server before the run stopped.
+            let fadedTo = entry.applied.mute && !entry.original.mute ? entry.original.volume.scaled(by: 0) : entry.applied.volume
+            bridgeSet.note(unfinishedFadeFrom: entry.original.volume, to: fadedTo)
             if let stream = streams[entry.stream], entry.restoreKey == nil || stream.info.restoreKey == entry.restoreKey {
                 takeEarlierRunsLevels(entry.stream, user: entry.original, bridgeSet: bridgeSet, always: true)
             } else if let key = entry.restoreKey {

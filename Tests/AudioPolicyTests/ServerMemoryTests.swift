@@ -211,6 +211,24 @@ struct ServerMemoryTests {
         #expect(scene.levels(next) == Self.user)
     }
 
+    /// The crashed run interrupted the player: its fade's mute reached the server, the volume set back
+    /// under the mute did not (the run was killed between the two), and the server remembered the
+    /// fade's last step, muted. Each row: that step's volume.
+    @Test("after a crash in an interruption's fade, the app's next stream started with a step of the fade, muted, gets the user's levels",
+          arguments: [UInt32(0x2000), 0x6000])
+    func leftoversOfAnInterruptionsFade(step: UInt32) {
+        var scene = Scene()
+        let started = scene.startStream("Music Player", role: "music", volume: step, muted: true)
+        let leftover = JournalEntry(stream: StreamID(.output, 99), restoreKey: Self.key, original: Self.user,
+                                    applied: StreamLevels(volume: Self.user.volume, mute: true))
+        scene.send(.journalLeftovers([leftover]))
+        scene.settle()
+        #expect(scene.levels(started) == Self.user)
+        let next = scene.startStream("Music Player", role: "music", volume: step, muted: true)
+        scene.settle()
+        #expect(scene.levels(next) == Self.user)
+    }
+
     /// Each row: how the next stream starts (muted by the memory or not), and the volume a client sets
     /// on it within its first 100 ms (an app opening its stream at its own level, a person at a mixer).
     @Test("a level anyone sets on the app's next stream in its first second stays; the memory's mute is still undone",
