@@ -204,18 +204,20 @@ extension PolicyEngine {
     /// announce none of them until the fade is over. The fade keeps its length as far as the server
     /// allows: a late step is at the level its time calls for.
     mutating func stepFades() {
-        if levelCommandsUnanswered {
-            let fading = fadingStreams
-            for id in fading where isFadeDue(id) { fadeStepHeld = true }
-            return
-        }
-        fadeStepHeld = false
+        if levelCommandsUnanswered { return }
         var volumesUnderMutes: [(id: StreamID, end: FadeEnd)] = []
         for id in fadingStreams.sorted() {
             if isFadeDue(id), let end = stepFade(id) { volumesUnderMutes.append((id, end)) }
         }
         for (id, end) in volumesUnderMutes { setVolumeUnderMute(id, end.volume, why: end.why) }
         for id in fadingStreams where readInPlace(id, { $0.fade == nil }) ?? true { fadingStreams.remove(id) }
+    }
+
+    /// Whether a fade's step was due at the last step and held there for the server's answers
+    /// (``levelCommandsUnanswered``): a step that was due and not held was taken. The shell hands the
+    /// engine a tick once the answers are in.
+    public var fadeStepOverdue: Bool {
+        fadingStreams.contains { streams[$0]?.fade.map { $0.nextStep <= now } == true }
     }
 
     /// Whether a stream fades and its fade's next step is due.

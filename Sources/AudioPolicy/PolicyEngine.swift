@@ -104,9 +104,6 @@ public struct PolicyEngine: Sendable {
     /// Whether the server has yet to answer a mute or volume the bridge sent: the shell says so, as it
     /// gives the time. A fade's next step waits for the answers (``stepFades()``).
     public var levelCommandsUnanswered = false
-    /// Whether a fade's step came due while the server had yet to answer (``levelCommandsUnanswered``):
-    /// the shell hands the engine a tick once the answers are in.
-    public internal(set) var fadeStepHeld = false
     /// Every session with a route hold or an automatic deactivation pending, and maybe some that no
     /// longer have one (a superset, pruned as timers run).
     var timedSessions: Set<SessionID> = []
@@ -216,8 +213,9 @@ public struct PolicyEngine: Sendable {
     }
 
     private func nextDeadline() -> EngineTime? {
-        // A fade held for the server's answers has no deadline: the answers bring its tick.
-        var deadlines: [EngineTime] = levelCommandsUnanswered ? [] : fadingStreams.compactMap { streams[$0]?.fade?.nextStep }
+        // A fade held for the server's answers keeps its deadline, already past: it is asked for once
+        // (a deadline is emitted when it changes), and the answers bring the tick that takes the step.
+        var deadlines: [EngineTime] = fadingStreams.compactMap { streams[$0]?.fade?.nextStep }
         for id in timedSessions {
             if let hold = sessions[id]?.routeHold { deadlines.append(hold.deadline) }
             if let at = sessions[id]?.autoDeactivateAt { deadlines.append(at) }

@@ -173,6 +173,6 @@ extension StepSchedule {
     /// that are now in: the shell then hands the engine a tick.
     public mutating func levelCommands(unanswered: Bool) -> Bool {
         engine.levelCommandsUnanswered = unanswered
-        return !unanswered && engine.fadeStepHeld
+        return !unanswered && engine.fadeStepOverdue
     }
 }

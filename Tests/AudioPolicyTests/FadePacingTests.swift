@@ -19,15 +19,15 @@ struct FadePacingTests {
         return (scene, song, before)
     }
 
-    @Test("while the answers are out, no step leaves and no tick is asked for; the fade's first step is out already")
+    @Test("while the answers are out, no step leaves and no tick is asked for again; the fade's first step is out already")
     func heldWhileUnanswered() {
         var (scene, song, before) = Self.callWithAnswersOut()
         let firstStep = scene.volume(song)
         #expect(firstStep < before, "the first step left with the decision")
         scene.advance(100)
         #expect(scene.volume(song) == firstStep && !scene.isMuted(song), "no later step, no mute")
-        #expect(scene.engine.fadeStepHeld, "the due step is held")
-        #expect(scene.tickAt == nil, "no deadline while the answers are out: nothing to wake for")
+        #expect(scene.engine.fadeStepOverdue, "the due step is held")
+        #expect(scene.tickAt == nil, "the held step's deadline is not asked for again: nothing to wake for")
     }
 
     /// Each row: when the answers come in, in milliseconds after the call, and what the tick then does.
@@ -42,7 +42,7 @@ struct FadePacingTests {
         #expect(asksForTick, "a held step asks for a tick")
         scene.engine = schedule.engine
         scene.send(.tick)
-        #expect(!scene.engine.fadeStepHeld)
+        #expect(!scene.engine.fadeStepOverdue)
         if muted {
             #expect(scene.isMuted(song), "past the fade's end: muted at once")
         } else {
@@ -51,14 +51,16 @@ struct FadePacingTests {
         }
     }
 
-    @Test("answers that come before the step is due ask for no tick")
+    @Test("answers that come before the step is due ask for no tick; the fade goes on by its clock")
     func noTickWhenNothingWaits() {
-        var (scene, _, _) = Self.callWithAnswersOut()
+        var (scene, song, _) = Self.callWithAnswersOut()
         var schedule = StepSchedule(engine: scene.engine)
         let asksForTick = schedule.levelCommands(unanswered: false)
         #expect(!asksForTick)
         scene.engine = schedule.engine
-        scene.advance(40)
-        #expect(!scene.engine.fadeStepHeld)
+        scene.advance(29)
+        #expect(!scene.isMuted(song), "not muted before the fade's end")
+        scene.advance(1)
+        #expect(scene.isMuted(song), "muted at the fade's end, on the clock's ticks alone")
     }
 }

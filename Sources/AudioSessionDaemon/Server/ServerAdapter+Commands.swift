@@ -47,15 +47,15 @@ extension ServerAdapter {
         commandSent(to: id)
         let ledger = commandLedger
         do {
-            guard let number = try context.send(command) else {
-                ledger.sent()
+            let number = try context.send(command)
+            ledger.sent()
+            guard let number else {
                 let done = completion(of: action)
                 return context.send(command) { [unowned self] result in
                     done(result)
                     levelCommandAnswered(on: ledger)
                 }
             }
-            ledger.sent()
             ledger.note(action, at: number)
         } catch {
             report(action, error)
