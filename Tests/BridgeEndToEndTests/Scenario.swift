@@ -6,8 +6,9 @@ import Foundation
 /// A private sound server and bus with `audiosessiond` running on them, and helpers to drive both.
 final class Scenario: BridgedServer, @unchecked Sendable {
     init(_ kind: SoundServerKind) throws { try super.init(server: SoundServer(kind)) }
-    override init(server: SoundServer, daemonArguments: [String] = []) throws {
-        try super.init(server: server, daemonArguments: daemonArguments)
+    override init(server: SoundServer, daemonArguments: [String] = [],
+                  executable: String = BridgeDaemon.buildDirectory + "/audiosessiond") throws {
+        try super.init(server: server, daemonArguments: daemonArguments, executable: executable)
     }
     /// With the BlueZ stand-in's headset on the server (`SoundServer+Bluetooth.swift`).
     init(_ kind: SoundServerKind, bluetoothHeadset: Bool) throws {

@@ -7,12 +7,15 @@ public final class BridgeDaemon: @unchecked Sendable {
     public private(set) var process: TestProcess
     /// The event log (`--log json`), one record per line.
     public let logPath: String
+    /// The daemon's executable.
+    public let executable: String
 
-    /// Starts the daemon built next to the tests and waits until it owns its bus name.
-    public init(server: SoundServer, arguments: [String] = []) throws {
+    /// Starts the daemon built next to the tests (or `executable`) and waits until it owns its bus name.
+    public init(server: SoundServer, arguments: [String] = [], executable: String = BridgeDaemon.buildDirectory + "/audiosessiond") throws {
         self.server = server
+        self.executable = executable
         logPath = server.root + "/logs/events-\(UUID().uuidString.prefix(6)).jsonl"
-        process = try Self.launch(server, logPath, arguments)
+        process = try Self.launch(executable, server, logPath, arguments)
         try waitUntilServing()
     }
 
@@ -22,8 +25,15 @@ public final class BridgeDaemon: @unchecked Sendable {
             .deletingLastPathComponent().path
     }
 
-    static func launch(_ server: SoundServer, _ logPath: String, _ arguments: [String]) throws -> TestProcess {
-        try server.spawn(buildDirectory + "/audiosessiond",
+    /// The release build `make test` makes before the tests (`make programs`): for a behaviour that
+    /// shows only at the pace of the build people run.
+    public static var releaseBuild: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/release/audiosessiond").path
+    }
+
+    static func launch(_ executable: String, _ server: SoundServer, _ logPath: String, _ arguments: [String]) throws -> TestProcess {
+        try server.spawn(executable,
                          ["--server", server.address, "--log", "json", "--log-file", logPath, "--policies", Self.policiesFolder]
                             + arguments)
     }
@@ -78,7 +88,7 @@ public final class BridgeDaemon: @unchecked Sendable {
 
     /// Starts it again (same journal, same log).
     public func restart(arguments: [String] = []) throws {
-        process = try Self.launch(server, logPath, arguments)
+        process = try Self.launch(executable, server, logPath, arguments)
         try waitUntilServing()
     }
 

@@ -14,10 +14,11 @@ open class BridgedServer: @unchecked Sendable {
     }
 
     /// A bridge on a server the caller started (which it then owns and stops).
-    public init(server: SoundServer, daemonArguments: [String] = []) throws {
+    public init(server: SoundServer, daemonArguments: [String] = [],
+                executable: String = BridgeDaemon.buildDirectory + "/audiosessiond") throws {
         self.server = server
         do {
-            daemon = try BridgeDaemon(server: server, arguments: daemonArguments)
+            daemon = try BridgeDaemon(server: server, arguments: daemonArguments, executable: executable)
         } catch {
             server.stop()
             throw error
