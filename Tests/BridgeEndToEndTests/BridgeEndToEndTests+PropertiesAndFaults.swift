@@ -167,7 +167,7 @@ extension BridgeEndToEndTests {
         try waitUntil("music muted") { try scenario.muted(song) == true }
         try waitUntil("the game ducked") { try scenario.volume(effects) == ["front-left": 0x2000, "front-right": 0x2000] }
         scenario.daemon.kill9()
-        let restore = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessiond",
+        let restore = try TestProcess.run(BridgeDaemon.testBuild,
                                           ["--restore-journal", "--server", scenario.server.address],
                                           environment: scenario.server.environment)
         #expect(restore.status == 0, "\(restore.output)")

@@ -98,7 +98,7 @@ struct HeadlessTests {
         let server = try SoundServer(kind)
         defer { server.stop() }
         let log = server.root + "/logs/headless.jsonl"
-        let daemon = try server.spawn(BridgeDaemon.buildDirectory + "/audiosessiond", [
+        let daemon = try server.spawn(BridgeDaemon.testBuild, [
             "--headless", "--server", server.address, "--log", "json", "--log-file", log,
             "--policies", BridgeDaemon.policiesFolder,
         ])
@@ -147,7 +147,7 @@ extension HeadlessTests {
         let journal = try JournalStandIn(path: server.root + "/journal.socket")
         var environment = server.environment
         environment["AUDIOSESSION_JOURNAL_SOCKET"] = journal.path
-        let daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
+        let daemon = try TestProcess(BridgeDaemon.testBuild,
                                      ["--headless", "--journald", "--server", server.address, "--log-file", server.root + "/logs/j.log"],
                                      environment: environment, logDirectory: server.root + "/logs")
         defer { daemon.stop() }
@@ -180,7 +180,7 @@ extension HeadlessTests {
         var environment = server.environment
         environment["AUDIOSESSION_JOURNAL_SOCKET"] = journal.path
         environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
-        let daemonPath = BridgeDaemon.buildDirectory + "/audiosessiond"
+        let daemonPath = BridgeDaemon.testBuild
         let daemon = try TestProcess("/bin/sh", ["-c", "exec '\(daemonPath)' --headless --server '\(server.address)' >>'\(stdoutPath)'"],
                                      environment: environment, logDirectory: server.root + "/logs")
         defer { daemon.stop() }
@@ -253,7 +253,7 @@ struct LogindStandIn {
                                       logDirectory: server.root + "/logs", name: "logind")
         self.standIn = standIn
         try waitUntil("the stand-in logind (\(standIn.output))") { standIn.output.contains("ready") }
-        daemon = try TestProcess(BridgeDaemon.buildDirectory + "/audiosessiond",
+        daemon = try TestProcess(BridgeDaemon.testBuild,
                                  ["--server", server.address, "--policies", BridgeDaemon.policiesFolder],
                                  environment: environment.merging(bridgeEnvironment) { $1 }, logDirectory: server.root + "/logs")
         try waitUntil("the bridge on the session bus") {

@@ -35,7 +35,7 @@ struct DesktopHabitsTests {
     @Test func versionOfBothPrograms() throws {
         let environment = ProcessInfo.processInfo.environment
         let ctl = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessionctl", ["--version"], environment: environment)
-        let daemon = try TestProcess.run(BridgeDaemon.buildDirectory + "/audiosessiond", ["--version"], environment: environment)
+        let daemon = try TestProcess.run(BridgeDaemon.testBuild, ["--version"], environment: environment)
         #expect(ctl.status == 0 && daemon.status == 0)
         #expect(ctl.output.split(separator: ".").count == 3, "\(ctl.output)")
         #expect(ctl.output == daemon.output)

@@ -14,7 +14,7 @@ struct EmbeddedRunTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let base = ProcessInfo.processInfo.environment
         let environment = ["PATH": base["PATH"] ?? "/usr/bin:/bin", "HOME": root, "XDG_RUNTIME_DIR": root + "/run",
-                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.buildDirectory + "/audiosessiond",
+                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.testBuild,
                            "SERVER": server]
         let script = URL(fileURLWithPath: BridgeDaemon.policiesFolder).deletingLastPathComponent()
             .appendingPathComponent("scripts/run.sh").path
@@ -52,7 +52,7 @@ struct DemoTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let base = ProcessInfo.processInfo.environment
         let environment = ["PATH": base["PATH"] ?? "/usr/bin:/bin", "HOME": root, "XDG_RUNTIME_DIR": root + "/run",
-                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.buildDirectory + "/audiosessiond",
+                           "XDG_STATE_HOME": root + "/state", "AUDIOSESSIOND": BridgeDaemon.testBuild,
                            "DEMO": "1", "SERVER": server]
         let script = URL(fileURLWithPath: BridgeDaemon.policiesFolder).deletingLastPathComponent()
             .appendingPathComponent("scripts/run.sh").path

@@ -7,7 +7,7 @@ import Foundation
 final class Scenario: BridgedServer, @unchecked Sendable {
     init(_ kind: SoundServerKind) throws { try super.init(server: SoundServer(kind)) }
     override init(server: SoundServer, daemonArguments: [String] = [],
-                  executable: String = BridgeDaemon.buildDirectory + "/audiosessiond") throws {
+                  executable: String = BridgeDaemon.testBuild) throws {
         try super.init(server: server, daemonArguments: daemonArguments, executable: executable)
     }
     /// With the BlueZ stand-in's headset on the server (`SoundServer+Bluetooth.swift`).

@@ -11,7 +11,7 @@ public final class BridgeDaemon: @unchecked Sendable {
     public let executable: String
 
     /// Starts the daemon built next to the tests (or `executable`) and waits until it owns its bus name.
-    public init(server: SoundServer, arguments: [String] = [], executable: String = BridgeDaemon.buildDirectory + "/audiosessiond") throws {
+    public init(server: SoundServer, arguments: [String] = [], executable: String = BridgeDaemon.testBuild) throws {
         self.server = server
         self.executable = executable
         logPath = server.root + "/logs/events-\(UUID().uuidString.prefix(6)).jsonl"
@@ -24,6 +24,9 @@ public final class BridgeDaemon: @unchecked Sendable {
         URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
             .deletingLastPathComponent().path
     }
+
+    /// The daemon built next to the tests (the debug build).
+    public static var testBuild: String { buildDirectory + "/audiosessiond" }
 
     /// The release build `make test` makes before the tests (`make programs`): for a behaviour that
     /// shows only at the pace of the build people run.

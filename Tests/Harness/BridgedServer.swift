@@ -15,7 +15,7 @@ open class BridgedServer: @unchecked Sendable {
 
     /// A bridge on a server the caller started (which it then owns and stops).
     public init(server: SoundServer, daemonArguments: [String] = [],
-                executable: String = BridgeDaemon.buildDirectory + "/audiosessiond") throws {
+                executable: String = BridgeDaemon.testBuild) throws {
         self.server = server
         do {
             daemon = try BridgeDaemon(server: server, arguments: daemonArguments, executable: executable)
