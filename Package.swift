@@ -111,22 +111,25 @@ let package = Package(
                                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Soak/audiosession-soak"),
 
+        // The trait that gives each server suite's case a thread of its own (Swift's pool has one per core).
+        .target(name: "ServerTestTraits", path: "Tests/ServerTestTraits"),
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(name: "DocumentationTests"),
         .testTarget(name: "EventTimelineTests", dependencies: ["EventTimeline"]),
         .testTarget(name: "TopViewTests", dependencies: ["TopView"]),
         .testTarget(name: "IndicatorModelTests", dependencies: ["IndicatorModel"]),
-        .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness"]),
-        .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness"]),
-        .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness"]),
+        .testTarget(name: "SoakTests", dependencies: ["AudioSessionSoak", "AudioTestHarness", "ServerTestTraits"]),
+        .testTarget(name: "AudioSessionKitTests", dependencies: ["AudioSessionKit", "AudioSessionPulse", "AudioTestHarness", "ServerTestTraits"]),
+        .testTarget(name: "MediaPlayerKitTests", dependencies: ["MediaPlayerKit", "AudioTestHarness", "ServerTestTraits"]),
         .testTarget(name: "AudioSessionIPCTests", dependencies: ["AudioSessionIPC", "AudioSessionModel", "DBusKit"]),
         .testTarget(
             name: "BridgeEndToEndTests",
-            dependencies: ["AudioTestHarness", "DBusKit"],
+            dependencies: ["AudioTestHarness", "DBusKit", "ServerTestTraits"],
             exclude: ["Clients"]),
         .testTarget(
             name: "ServerIntegrationTests",
-            dependencies: ["AudioSessionDaemon", "AudioPolicy", "AudioSessionModel", "PulseAudioClient", "AudioTestHarness"]),
+            dependencies: ["AudioSessionDaemon", "AudioPolicy", "AudioSessionModel", "PulseAudioClient", "AudioTestHarness",
+                           "ServerTestTraits"]),
         .testTarget(
             name: "AudioPolicyTests",
             dependencies: [

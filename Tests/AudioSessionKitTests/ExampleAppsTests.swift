@@ -3,6 +3,7 @@ import AudioSessionKit
 import AudioSessionPulse
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Whether the server reports the app's stream corked (nil: no stream).
@@ -12,7 +13,7 @@ func corked(_ server: SoundServer, _ app: String) throws -> Bool? {
 
 /// The example apps, as separate processes making real sound through libpulse, against the bridge
 /// and a private server; assertions on the server's stream state (corked) and on what they print.
-@Suite("The example apps", .serialized)
+@Suite("The example apps", .serialized, .threadOfItsOwn)
 struct ExampleAppsTests {
     @Test("the music player is interrupted and resumed by a call, paused on unplug, and survives a bridge restart",
           arguments: SoundServerKind.underTest)
@@ -65,7 +66,7 @@ struct ExampleAppsTests {
 
 /// The podcast player: remote commands and Now Playing through MediaPlayerKit, driven by playerctl,
 /// and paused and played by the bridge through its registered MPRIS player when a call comes.
-@Suite("The podcast player", .serialized)
+@Suite("The podcast player", .serialized, .threadOfItsOwn)
 struct PodcastPlayerTests {
     @Test("a call pauses the podcast player through its own MPRIS player and resumes it; playerctl drives it",
           arguments: SoundServerKind.underTest)
@@ -121,7 +122,7 @@ func recordingCorked(_ server: SoundServer, _ app: String) throws -> Bool? {
 
 /// The voip-call example listens as well as speaks: its own record stream, paused by its
 /// ``SessionRecordController`` while a real source mute interrupts the call (builtInMicMuted).
-@Suite("The call's recording", .serialized)
+@Suite("The call's recording", .serialized, .threadOfItsOwn)
 struct CallRecordingTests {
     @Test("a muted microphone pauses the call's recording (builtInMicMuted) and unmuting resumes it",
           arguments: SoundServerKind.underTest)
@@ -167,7 +168,7 @@ struct CallRecordingTests {
     }
 }
 
-@Suite("Buffer plans for an app's own streams")
+@Suite("Buffer plans for an app's own streams", .threadOfItsOwn)
 struct StreamBufferPlanTests {
     @Test("preferred sample rate and IO buffer duration become a sample spec and pa_buffer_attr")
     func plans() {

@@ -2,6 +2,7 @@
 import AudioSessionKit
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The interruption, route-change and secondary-audio handlers of Apple's guide, ported by renaming
@@ -67,7 +68,7 @@ final class GuidePlayer: @unchecked Sendable {
     }
 }
 
-@Suite("AudioSessionKit with the guide's handlers", .serialized)
+@Suite("AudioSessionKit with the guide's handlers", .serialized, .threadOfItsOwn)
 struct GuideHandlersTests {
     @Test("the guide's handlers receive interruptions, route changes and secondary-audio hints",
           arguments: SoundServerKind.underTest)

@@ -2,6 +2,7 @@
 import AudioSessionKit
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Collects what the library hands to an observer (on its notification queue).
@@ -37,7 +38,7 @@ func take<Value>(_ iterator: inout AsyncStream<Value>.Iterator, until done: (Val
 /// The session's properties on a real server: served from what the bridge published, observed as
 /// PropertiesChanged turns into notifications and streams, and the input words (available inputs,
 /// preferred input, input gain) acting on the server.
-@Suite("Properties and their observation", .serialized)
+@Suite("Properties and their observation", .serialized, .threadOfItsOwn)
 struct PropertyObservationTests {
     @Test("inputs, preferred input and input gain act on the server and are observed", arguments: SoundServerKind.underTest)
     func inputsAndGain(kind: SoundServerKind) async throws {

@@ -2,6 +2,7 @@
 import AudioSessionKit
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The guide's snippet, renamed: `AVAudioSession.sharedInstance().requestRecordPermission { granted in … }`.
@@ -23,7 +24,7 @@ final class Answer: @unchecked Sendable {
     func set(_ granted: Bool) { lock.withLock { value = granted } }
 }
 
-@Suite("The guide's record-permission snippet")
+@Suite("The guide's record-permission snippet", .threadOfItsOwn)
 struct RecordPermissionSnippetTests {
     @Test("requestRecordPermission receives the user's answer; recordPermission follows it", arguments: ["allow", "deny"])
     func snippet(mode: String) async throws {

@@ -2,6 +2,7 @@
 import AudioSessionKit
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// A handler in the seeds' spelling (`AVAudioSession…` renamed): older constants, top-level types and
@@ -25,7 +26,7 @@ final class SeedEraHandler: @unchecked Sendable {
     }
 }
 
-@Suite("The seeds' spellings")
+@Suite("The seeds' spellings", .threadOfItsOwn)
 struct SeedSpellingTests {
     @Test("Apple's port names are the same port types and raw strings")
     func portNames() {

@@ -2,6 +2,7 @@
 import AudioSessionKit
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `requestActivation(options:)` and ``AudioSession/activationGrants()`` against a real bridge: a call
@@ -12,7 +13,7 @@ import Testing
 /// made after `setActive(false)` returns comes after those signals on the app's connection, and they
 /// are already in the app's streams. The app's session then goes, which ends its streams: what they
 /// held is what the bridge sent.
-@Suite("Waiting for a turn in AudioSessionKit", .serialized)
+@Suite("Waiting for a turn in AudioSessionKit", .serialized, .threadOfItsOwn)
 struct WaitingTurnKitTests {
     /// A bridge with a call active and a podcast app whose request waits for its turn.
     final class Rig {

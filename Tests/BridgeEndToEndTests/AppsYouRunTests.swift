@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Programs nobody here wrote, recognised as the desktop recognises them (DESIGN §2, "Who an app is"):
@@ -8,7 +9,7 @@ import Testing
 /// playing through libpulse known by its script, and an unknown binary in a unit whose entry says
 /// `Telephony`. Each is checked on the server's state and on MPRIS, and `audiosessionctl policy
 /// explain PID` names the fact and rule that decided.
-@Suite("The apps people run: recognised by unit, script and desktop entry", .serialized)
+@Suite("The apps people run: recognised by unit, script and desktop entry", .serialized, .threadOfItsOwn)
 struct AppsYouRunTests {
     @Test("a GStreamer pipeline (pulsesink) in a unit whose desktop entry says Player is a media player: a call mutes it until it ends",
           arguments: SoundServerKind.underTest)

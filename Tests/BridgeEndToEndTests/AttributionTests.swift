@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Streams belong to the right app: a program an app's process launches joins the app's session only
 /// when it names the same app (DESIGN §2, "Sessions").
-@Suite("Streams of programs an app launched", .serialized)
+@Suite("Streams of programs an app launched", .serialized, .threadOfItsOwn)
 struct AttributionTests {
     @Test("a softphone started from a music app's process is a call of its own; a helper naming the app joins it",
           arguments: SoundServerKind.underTest)

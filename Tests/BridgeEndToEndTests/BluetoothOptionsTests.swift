@@ -2,13 +2,14 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `allowBluetooth` and `allowBluetoothA2DP` on a real server, with a headset that has both profiles:
 /// the BlueZ stand-in's, whose card the server's own Bluetooth support makes (`SoundServer+Bluetooth`).
 /// The bridge switches the card's profile when a session activates and switches it back when the
 /// activation ends (DESIGN §2, "Bluetooth and AirPlay").
-@Suite("Bluetooth options against real servers", .serialized)
+@Suite("Bluetooth options against real servers", .serialized, .threadOfItsOwn)
 struct BluetoothOptionsTests {
     static let stacks = SoundServerKind.underTest
 

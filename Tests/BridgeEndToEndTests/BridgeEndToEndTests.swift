@@ -2,11 +2,12 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The bridge end to end: `audiosessiond` on a private bus and a private server, apps as bus clients,
 /// streams as `pacat`, assertions on what the server reports and on the signals the apps receive.
-@Suite("The bridge end to end", .serialized)
+@Suite("The bridge end to end", .serialized, .threadOfItsOwn)
 struct BridgeEndToEndTests {
     @Test("a call interrupts playing music, which resumes only with notifyOthersOnDeactivation",
           arguments: SoundServerKind.underTest)

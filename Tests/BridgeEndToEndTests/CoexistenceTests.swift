@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// PulseAudio's module-role-cork and the bridge do not both act on the same stream.
-@Suite("Coexistence with module-role-cork", .serialized)
+@Suite("Coexistence with module-role-cork", .serialized, .threadOfItsOwn)
 struct CoexistenceTests {
     @Test("with module-role-cork loaded, a call mutes each music stream once (no cork) and restores it; the module comes back")
     func roleCork() throws {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The bridge driven only by clients nobody here wrote: `busctl`, `gdbus` and `dbus-send` on the bus,
 /// `pacat` and `pactl` on the sound server, as a user would.
-@Suite("The bridge through busctl, gdbus, dbus-send, pactl and pacat", .serialized)
+@Suite("The bridge through busctl, gdbus, dbus-send, pactl and pacat", .serialized, .threadOfItsOwn)
 struct CommandLineClientTests {
     @Test("apps that never opt in are governed, observed and refused through stock tools", arguments: SoundServerKind.underTest)
     func stockTools(kind: SoundServerKind) throws {

@@ -2,10 +2,11 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `audiosessionctl status`, `monitor` and `silent` through the built binary, and the desktop's lock.
-@Suite("audiosessionctl and the desktop", .serialized)
+@Suite("audiosessionctl and the desktop", .serialized, .threadOfItsOwn)
 struct ControlAndDesktopTests {
     @Test("status shows the bridge, its devices and sessions; monitor prints the log's records live; silent sets the switch", arguments: SoundServerKind.underTest)
     func statusMonitorSilent(kind: SoundServerKind) throws {
@@ -91,7 +92,7 @@ struct ControlAndDesktopTests {
     }
 }
 
-@Suite("audiosessiond --headless", .serialized)
+@Suite("audiosessiond --headless", .serialized, .threadOfItsOwn)
 struct HeadlessTests {
     @Test("--headless --log json logs stream, device and route records for plain pacat clients, each valid JSON", arguments: SoundServerKind.underTest)
     func headlessJSONLog(kind: SoundServerKind) throws {
@@ -276,7 +277,7 @@ struct LogindStandIn {
     }
 }
 
-@Suite("logind on the system bus", .serialized)
+@Suite("logind on the system bus", .serialized, .threadOfItsOwn)
 struct LogindTests {
     @Test("LockedHint of the bridge's own login session silences ambient output, another session's does not; PrepareForSleep/wake gives wakeFromSleep",
           arguments: SoundServerKind.underTest)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `make deb`'s package of the release programs (`make test` built them first): lintian finds no
 /// error, its Depends name the C libraries, and unpacked into a throw-away root the bridge starts from
 /// there without the Swift toolchain's libraries and finds its policies.
-@Suite("The Debian package", .serialized)
+@Suite("The Debian package", .serialized, .threadOfItsOwn)
 struct DebianPackageTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// What a desktop service is expected to do the way sd-bus and GDBus do it.
-@Suite("Desktop habits")
+@Suite("Desktop habits", .threadOfItsOwn)
 struct DesktopHabitsTests {
     /// Without `DBUS_SESSION_BUS_ADDRESS` (ssh, su, cron), a client of ours finds the session bus at
     /// `$XDG_RUNTIME_DIR/bus`: the test player's name appears on the bus it never was told about.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `make run` on a machine with no sound server and no bus (its script, with the debug build).
-@Suite("make run's embedded default", .serialized)
+@Suite("make run's embedded default", .serialized, .threadOfItsOwn)
 struct EmbeddedRunTests {
     @Test("with no server and no bus, the run script starts private ones, and status in another shell shows the bridge",
           arguments: ["", "pipewire"])
@@ -43,7 +44,7 @@ struct EmbeddedRunTests {
     }
 }
 
-@Suite("make demo")
+@Suite("make demo", .threadOfItsOwn)
 struct DemoTests {
     @Test("make demo's scene prints its interruption and route-change records", arguments: ["", "pipewire"])
     func demo(server: String) throws {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
-@Suite("audiosessionctl exec", .serialized)
+@Suite("audiosessionctl exec", .serialized, .threadOfItsOwn)
 struct ExecTests {
     @Test("exec runs an unmodified pacat inside a session; its stream carries the token and joins it",
           arguments: SoundServerKind.underTest)

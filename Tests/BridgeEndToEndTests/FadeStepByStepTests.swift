@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `pacat` as it comes keeps a two-second buffer, and on PulseAudio every volume or mute of such a
@@ -13,7 +14,7 @@ import Testing
 ///
 /// The bridge is the release build `make test` makes first: the debug build's own step after the call
 /// is slow enough that its later steps never caught the server's turn, and the test could not fail.
-@Suite("A call's fade over players with long buffers is announced step by step", .serialized)
+@Suite("A call's fade over players with long buffers is announced step by step", .serialized, .threadOfItsOwn)
 struct FadeStepByStepTests {
     static let musicStreams = 10
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `audiosession-indicator` driven as a panel drives it, through `busctl` only: the item's properties
 /// (`org.kde.StatusNotifierItem`) and its menu (`com.canonical.dbusmenu` `GetLayout` and `Event`). Each
 /// click is checked on the bridge and on the server.
-@Suite("The desktop indicator through busctl", .serialized)
+@Suite("The desktop indicator through busctl", .serialized, .threadOfItsOwn)
 struct IndicatorTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `make install` and `make uninstall` as a packager runs them: copies only, into DESTDIR, with no
 /// package manager and no sudo; manual pages that render without warnings; a unit systemd accepts.
 /// The programs are the tests' debug build; `make test` made their manuals and completions first.
-@Suite("make install", .serialized)
+@Suite("make install", .serialized, .threadOfItsOwn)
 struct InstallTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

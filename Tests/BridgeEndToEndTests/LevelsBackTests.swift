@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The user's level is always back (DESIGN §2, "Nothing is left behind"): after an interruption, a duck,
@@ -10,7 +11,7 @@ import Testing
 /// ends, and its next one starts at once, which is when the server's memory of it is written and read.
 ///
 /// Each path runs `AUDIOSESSION_REPEATS` times (1 by default; `make stress` sets more on PipeWire 0.3).
-@Suite("The user's level is back on the player's next stream", .serialized)
+@Suite("The user's level is back on the player's next stream", .serialized, .threadOfItsOwn)
 struct LevelsBackTests {
     enum Cause: String, CaseIterable, Sendable {
         /// A game that mixed (ambient), stopped, then came back as soloAmbient and interrupted the music.

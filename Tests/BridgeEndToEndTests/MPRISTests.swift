@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
-@Suite("MPRIS players of apps that never opt in", .serialized)
+@Suite("MPRIS players of apps that never opt in", .serialized, .threadOfItsOwn)
 struct MPRISTests {
     @Test("a real MPRIS player on the private bus is paused by a call and played after it",
           arguments: SoundServerKind.underTest)

@@ -2,11 +2,12 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// multiRoute on a real server: the session's stream plays on a combined sink over every output,
 /// and the sink goes when the session stops being multiRoute.
-@Suite("multiRoute against real servers", .serialized)
+@Suite("multiRoute against real servers", .serialized, .threadOfItsOwn)
 struct MultiRouteEndToEndTests {
     @Test("an active multiRoute session plays to the speaker and the headphones at once", arguments: SoundServerKind.underTest)
     func playsToEveryOutput(kind: SoundServerKind) throws {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The Python module (`clients/python`) and the C example on GDBus (`clients/c`), each running the
 /// guide's interruption and route-change handlers as a separate program against the real bridge: a
 /// call interrupts them and ends with shouldResume, headphones come and go.
-@Suite("Clients beyond Swift", .serialized)
+@Suite("Clients beyond Swift", .serialized, .threadOfItsOwn)
 struct OtherLanguageClientsTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path

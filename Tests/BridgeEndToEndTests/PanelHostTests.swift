@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// A real host for the indicator: xfce4-panel with its status tray plugin (which is also the desktop's
 /// `org.kde.StatusNotifierWatcher`) on a private X display. The panel shows the item's icon; the
 /// screenshot is kept in `.build/test-artifacts`.
-@Suite("The indicator in xfce4-panel", .serialized)
+@Suite("The indicator in xfce4-panel", .serialized, .threadOfItsOwn)
 struct PanelHostTests {
     static let panelHeight = 32
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Policy files on a running bridge, and `audiosessionctl policy check`, through the built binaries.
-@Suite("Policy files on a running bridge", .serialized)
+@Suite("Policy files on a running bridge", .serialized, .threadOfItsOwn)
 struct PolicyFileReloadTests {
     static let custom = """
         # A test policy.

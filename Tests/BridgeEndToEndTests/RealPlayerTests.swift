@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// An unmodified player nobody here wrote: `mpv` with Debian's `mpv-mpris` plugin, playing a sine tone
 /// through libpulse, governed by the shipped media-player policy and observed through `gdbus`.
-@Suite("An unmodified player: mpv with its MPRIS plugin", .serialized)
+@Suite("An unmodified player: mpv with its MPRIS plugin", .serialized, .threadOfItsOwn)
 struct RealPlayerTests {
     @Test("mpv is paused by a call, plays again after it, and is paused when its headphones go",
           arguments: SoundServerKind.underTest)

@@ -2,11 +2,12 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Record permission end to end: a stand-in notification server on the private bus answers the
 /// question, and the recording stream's mute is read from the sound server.
-@Suite("Record permission", .serialized)
+@Suite("Record permission", .serialized, .threadOfItsOwn)
 struct RecordPermissionTests {
     /// The stand-in notification server answering as `mode` says (allow, deny, close, ignore).
     func notifications(_ scenario: Scenario, _ mode: String) throws -> TestProcess {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// WirePlumber 0.5's role-based linking policy (media-role sinks that duck and cork by priority) and
 /// the bridge: the bridge says so in its log, ducks nothing twice, and leaves nothing silenced.
-@Suite("Coexistence with WirePlumber 0.5's role-based policy", .serialized)
+@Suite("Coexistence with WirePlumber 0.5's role-based policy", .serialized, .threadOfItsOwn)
 struct RoleBasedPolicyTests {
     static let userVolume: UInt32 = 50000
 

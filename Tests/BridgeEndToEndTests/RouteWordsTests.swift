@@ -2,11 +2,12 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The route words on a real server, through a D-Bus client: the speaker override moves the
 /// streams, and a restart of the sound server reaches the client as MediaServicesWereLost then Reset.
-@Suite("Route words against real servers", .serialized)
+@Suite("Route words against real servers", .serialized, .threadOfItsOwn)
 struct RouteWordsTests {
     @Test("OverrideOutputAudioPort(speaker) moves a call from the headphones to the speaker, and none moves it back",
           arguments: SoundServerKind.underTest)

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Callers in a Flatpak sandbox are identified as the portals identify them: by the
 /// `/.flatpak-info` of the root their process sees. The test's sandbox is a process chrooted, in a
 /// mount namespace of its own, into a folder with the host's `/usr`, `/etc`, `/tmp`, `/proc`, `/dev`
 /// and `/run` bound in and a `.flatpak-info` the test writes.
-@Suite("Flatpak callers", .serialized)
+@Suite("Flatpak callers", .serialized, .threadOfItsOwn)
 struct SandboxTests {
     /// Runs `python` (a script using dbus-python on the session bus) inside a fake sandbox of `appID`;
     /// returns its output.

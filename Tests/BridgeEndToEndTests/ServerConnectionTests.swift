@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The bridge's connection to PulseAudio takes up the server's shared memory, as any client does: the
@@ -9,7 +10,7 @@ import Testing
 /// in a hundred restarts of PulseAudio under the bridge, and at a new bridge's first connection under
 /// load), so the bridge connects without it and takes it up on a connection of its own once the server
 /// has stayed up 30 s (`--shared-memory-after` shortens that here).
-@Suite("The bridge's server connections")
+@Suite("The bridge's server connections", .threadOfItsOwn)
 struct ServerConnectionTests {
     @Test("the bridge connects without shared memory, then maps the server's shared memory as a plain pacat does")
     func sharedMemory() throws {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Each shipped policy governs a plain `pacat` matched by its binary name (a copy of pacat under that
 /// name), with the session the file documents; and the behaviours that set the policies apart.
-@Suite("The shipped policies on plain pacat clients", .serialized)
+@Suite("The shipped policies on plain pacat clients", .serialized, .threadOfItsOwn)
 struct ShippedPolicyTests {
     /// policy → (binary it matches, category, mode, active while playing)
     static let rows: [(String, String, String, String, Bool)] = [

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Sound, not presence, on real servers: a screen reader's stream stays open between sentences, as
 /// speech-dispatcher's does; the music is ducked while it speaks and has its volume back while it is
 /// quiet, though the stream is still there. Assertions on the server's volumes.
-@Suite("Sound, not presence, on real servers")
+@Suite("Sound, not presence, on real servers", .threadOfItsOwn)
 struct SoundNotPresenceTests {
     static let userVolume: UInt32 = 0xC000
 
@@ -71,7 +72,7 @@ struct SoundNotPresenceTests {
 
 /// speech-dispatcher with espeak-ng, unmodified, as a screen reader drives it: its stream stays open and
 /// uncorked after each utterance.
-@Suite("speech-dispatcher speaking over music")
+@Suite("speech-dispatcher speaking over music", .threadOfItsOwn)
 struct SpeechDispatcherTests {
     @Test("music is ducked while speech-dispatcher speaks and back after the last word, its stream still open",
           arguments: SoundServerKind.underTest)

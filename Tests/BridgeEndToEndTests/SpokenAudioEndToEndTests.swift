@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Real programs, unmodified: mpv with its MPRIS plugin as a podcast player (a copy of its binary named
 /// `gnome-podcasts`, which the shipped audiobook policy names) paused while speech-dispatcher speaks; mpv
 /// left paused after a call when the user played and paused it, or skipped a track, during the call;
 /// and a never-resume policy of the user's own.
-@Suite("Spoken audio paused, and resuming only what the user wants, with real programs", .serialized)
+@Suite("Spoken audio paused, and resuming only what the user wants, with real programs", .serialized, .threadOfItsOwn)
 struct SpokenAudioEndToEndTests {
     /// Starts a copy of mpv named `binary` playing `file` in a loop, with its MPRIS plugin.
     static func startMPV(named binary: String, playing file: String, _ server: SoundServer) throws -> MPRISPlayer {

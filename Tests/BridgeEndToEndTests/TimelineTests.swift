@@ -4,12 +4,13 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import ServerTestTraits
 import Testing
 
 /// `audiosessionctl timeline` draws a scripted scene from the bridge's own memory and from its log
 /// file: music, a navigation prompt ducking it, a call interrupting it, its headphones unplugged. The
 /// SVG is checked by its structure and rendered to PNG by a real renderer (`rsvg-convert`).
-@Suite("The timeline of a scene", .serialized)
+@Suite("The timeline of a scene", .serialized, .threadOfItsOwn)
 struct TimelineTests {
     @Test("music, a navigation prompt ducking it, a call interrupting it and headphones unplugged, as lanes, spans, causes and a route mark",
           arguments: SoundServerKind.underTest([.pulseaudio, .pipewire14, .pipewire16]))

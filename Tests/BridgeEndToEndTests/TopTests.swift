@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// `audiosessionctl top` in a real terminal: tmux runs it in an 80×24 pane, the test reads the pane
 /// (`capture-pane`) and types into it (`send-keys`), as a user would.
-@Suite("The live view in a terminal", .serialized)
+@Suite("The live view in a terminal", .serialized, .threadOfItsOwn)
 struct TopTests {
     /// A tmux server of the test's own, on its own socket.
     struct Tmux {

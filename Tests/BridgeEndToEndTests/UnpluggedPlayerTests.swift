@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// mpv with its MPRIS plugin, on headphones that go. WirePlumber 0.5.11 and later (PipeWire 1.6 here)
 /// pause MPRIS players themselves when their output goes (`linking.pause-playback`); the bridge's
 /// privacy rule does the same. The two must not fight: a player paused at an unplug is not played
 /// again by the bridge, and the two pauses do not stop a later call from pausing and resuming it.
-@Suite("An unmodified player whose headphones go", .serialized)
+@Suite("An unmodified player whose headphones go", .serialized, .threadOfItsOwn)
 struct UnpluggedPlayerTests {
     @Test("mpv paused by a call stays paused when the call ends if its headphones went during the call",
           arguments: SoundServerKind.underTest)

@@ -2,13 +2,14 @@
 import AudioTestHarness
 import DBusKit
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// Waiting for a turn on a real bridge and server, while a softphone (`pacat`, role `phone`, never
 /// opted in) is in a call: two requests wait and are granted in order when the call's stream ends; a
 /// withdrawn one is never granted; one whose owner disconnects leaves nothing behind. A waiting
 /// session's stream is muted on the server; `status` and the timeline show the waiting.
-@Suite("Waiting for a turn, end to end", .serialized)
+@Suite("Waiting for a turn, end to end", .serialized, .threadOfItsOwn)
 struct WaitingTurnEndToEndTests {
     static let request = "RequestActivation"
 

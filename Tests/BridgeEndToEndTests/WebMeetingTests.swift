@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// A web meeting in a real browser, unmodified: Chromium under Xvfb captures the simulated microphone
 /// and plays the far end of a WebRTC call (two peer connections in one page), as Meet or Jitsi do. It
 /// plays as "Chromium" and records as "Chromium input" from one audio process, with no role. The music
 /// is mpv with its MPRIS plugin. Assertions on MPRIS status and on the server's state.
-@Suite("Web meetings in a real browser", .serialized)
+@Suite("Web meetings in a real browser", .serialized, .threadOfItsOwn)
 struct WebMeetingTests {
     /// The meeting: the microphone goes to one peer connection, and what the other receives plays.
     static let page = """
@@ -99,7 +100,7 @@ struct WebMeetingTests {
 
 /// A page's `<audio>` in Chromium, interrupted by a softphone call: paused through Chromium's own MPRIS
 /// player, and nothing is left muted after.
-@Suite("A page's audio in Chromium")
+@Suite("A page's audio in Chromium", .threadOfItsOwn)
 struct BrowserAudioTests {
     @Test("a softphone call pauses a page's audio in Chromium, and nothing is left muted after", arguments: SoundServerKind.underTest)
     func callPausesPageAudio(kind: SoundServerKind) throws {

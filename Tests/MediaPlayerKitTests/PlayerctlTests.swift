@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import MediaPlayerKit
+import ServerTestTraits
 
 /// What the handlers received, in order (they run on a queue of the test's own).
 final class Received: @unchecked Sendable {
@@ -17,7 +18,7 @@ final class Received: @unchecked Sendable {
 }
 
 /// A podcast app's player on a private bus, driven by playerctl, the MPRIS client nobody here wrote.
-@Suite("MediaPlayerKit through playerctl", .serialized)
+@Suite("MediaPlayerKit through playerctl", .serialized, .threadOfItsOwn)
 struct PlayerctlTests {
     let bus: PrivateBus
     let player: MPRISPlayer
@@ -156,7 +157,7 @@ struct PlayerctlTests {
     }
 }
 
-@Suite("MediaPlayerKit's Seeked signal")
+@Suite("MediaPlayerKit's Seeked signal", .threadOfItsOwn)
 struct SeekedSignalTests {
     @Test("a jump of the elapsed time emits Seeked with the new position; playing on does not")
     func seeked() throws {

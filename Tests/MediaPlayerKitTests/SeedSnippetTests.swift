@@ -5,6 +5,7 @@ import Glibc
 import Testing
 
 import MediaPlayerKit
+import ServerTestTraits
 
 /// A stand-in for the seed's AVPlayer: a rate, play and pause.
 final class SnippetPlayer: @unchecked Sendable {
@@ -50,7 +51,7 @@ final class SeedPlayerViewController: @unchecked Sendable {
     }
 }
 
-@Suite("The seed's remote-control snippets")
+@Suite("The seed's remote-control snippets", .threadOfItsOwn)
 struct SeedSnippetTests {
     @Test("setupRemoteTransportControls and setupNowPlaying, renamed, work against playerctl")
     func seedSnippets() throws {

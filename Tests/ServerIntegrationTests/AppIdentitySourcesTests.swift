@@ -4,11 +4,12 @@ import AudioPolicy
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
 /// The shell's readers of who an app is: systemd units, interpreters' scripts, desktop entries, and a
 /// real process put into a unit (DESIGN §2, "Who an app is").
-@Suite("App identity sources")
+@Suite("App identity sources", .threadOfItsOwn)
 struct AppIdentitySourcesTests {
     @Test("systemd units name the app's desktop id as GNOME, KDE and Flatpak start apps", arguments: [
         ("app-gnome-org.gnome.Rhythmbox3-4242.scope", "gnome", "org.gnome.Rhythmbox3"),

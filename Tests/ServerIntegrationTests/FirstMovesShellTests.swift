@@ -4,11 +4,12 @@ import AudioSessionDaemon
 import AudioSessionModel
 import AudioTestHarness
 import Foundation
+import ServerTestTraits
 import Testing
 
 /// The shell's share of deciding ahead (DESIGN §3): a call's first moves leave for the server before
 /// the engine's full step for the call's stream, and the step does not send them again.
-@Suite("First moves sent ahead, on real servers", .serialized)
+@Suite("First moves sent ahead, on real servers", .serialized, .threadOfItsOwn)
 struct FirstMovesShellTests {
     @Test("a call's first moves go out before the engine's step for it, once each, and the music is muted",
           arguments: SoundServerKind.underTest)

@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 @testable import AudioSessionDaemon
+import ServerTestTraits
 
 /// Journal priorities by kind and a stable MESSAGE_ID per event kind.
-@Suite("Journal fields")
+@Suite("Journal fields", .threadOfItsOwn)
 struct JournalFieldsTests {
     static let table: [(event: String, fields: [(String, JSONValue)], priority: Int)] = [
         ("policy.error", [("file", .string("a.toml"))], 3),

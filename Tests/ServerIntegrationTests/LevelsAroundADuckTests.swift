@@ -5,6 +5,7 @@ import AudioSessionModel
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
 /// Levels a user sets around a duck (DESIGN §3, "Order, not timing"), with the report of the user's
@@ -12,7 +13,7 @@ import Testing
 /// then sent on the same loop turn as the engine step that sends the command, just before it. The
 /// answer reaches the engine after the command; the order of the query and the command says whose
 /// level it is.
-@Suite("Levels set around a duck, their report after the bridge's command", .serialized)
+@Suite("Levels set around a duck, their report after the bridge's command", .serialized, .threadOfItsOwn)
 struct LevelsAroundADuckTests {
     static let first: UInt32 = 0xB000
 

@@ -3,9 +3,10 @@ import AudioTestHarness
 import Foundation
 import Glibc
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
-@Suite("The libpulse wrapper, on a real server", .serialized)
+@Suite("The libpulse wrapper, on a real server", .serialized, .threadOfItsOwn)
 struct PulseContextTests {
     @Test("the subscription is a typed change stream", arguments: SoundServerKind.underTest)
     func subscriptionAsStream(kind: SoundServerKind) async throws {

@@ -5,10 +5,11 @@ import AudioSessionModel
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
 /// The sound-server side against real PulseAudio 16 and pipewire-pulse servers.
-@Suite("The sound-server side, on real servers", .serialized)
+@Suite("The sound-server side, on real servers", .serialized, .threadOfItsOwn)
 struct ServerAdapterTests {
     @Test("each stack is the server it is named for", arguments: SoundServerKind.underTest)
     func eachStackIsTheNamedServer(kind: SoundServerKind) throws {

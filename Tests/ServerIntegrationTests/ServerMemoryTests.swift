@@ -3,12 +3,13 @@ import AudioPolicy
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
 /// The server's memory of an app's levels, on every stack: after the bridge touched an app's stream,
 /// the app's next stream starts with the user's own mute and volume, and the server's own record
 /// (PulseAudio's module-stream-restore, WirePlumber's restore-stream state) holds the user's levels.
-@Suite("The server's memory of an app's levels, on real servers", .serialized)
+@Suite("The server's memory of an app's levels, on real servers", .serialized, .threadOfItsOwn)
 struct ServerMemoryTests {
     /// The user's own volume for the player, set in a mixer before anything happens.
     static let userVolume: UInt32 = 40000

@@ -3,11 +3,12 @@
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
 /// The watch on the server's socket that lets the bridge connect to a restarted server as soon as it
 /// binds its socket (R3 in `make soak` measures how soon a client hears of it).
-@Suite("The watch on the server's socket")
+@Suite("The watch on the server's socket", .threadOfItsOwn)
 struct ServerSocketWatchTests {
     @Test("the socket a server address names", arguments: [
         ("unix:/run/user/1000/pulse/native", [:], "/run/user/1000/pulse/native"),

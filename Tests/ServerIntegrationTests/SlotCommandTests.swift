@@ -2,11 +2,12 @@
 import AudioTestHarness
 import Foundation
 import PulseAudioClient
+import ServerTestTraits
 import Testing
 
 /// Level commands sent in a context's numbered places (`PulseContext.send(_:)`), the path of an
 /// interruption's first moves: no completion is made for each, and every answer still comes back.
-@Suite("Level commands in numbered places, on a real server", .serialized)
+@Suite("Level commands in numbered places, on a real server", .serialized, .threadOfItsOwn)
 struct SlotCommandTests {
     @Test("each answer comes to the handler with its place's number, a refusal with an error; every place taken sends nothing",
           arguments: SoundServerKind.underTest)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioSessionSoak
 import AudioTestHarness
+import ServerTestTraits
 import Testing
 
 /// The short versions of `make soak`'s runs: a few cycles of each, on every server stack, with no
 /// failure. The figures are `make soak`'s to print, not this test's to judge.
-@Suite("Soak, short", .serialized)
+@Suite("Soak, short", .serialized, .threadOfItsOwn)
 struct ShortSoakTests {
     static func expectNoFailures(_ result: SoakResult) {
         #expect(result.failures.isEmpty, "\(result.run) on \(result.stack): \(result.failures.joined(separator: "; "))")

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import Foundation
+import Testing
+
+/// Runs each test case of a suite on a thread of its own, at most ``width`` of them at once.
+///
+/// The server suites block while they wait for a server's state (the harness polls with `usleep`), and
+/// Swift Testing runs every test case on Swift's shared pool, which on Linux has one thread per core. On
+/// two cores, two waiting cases held the whole pool and the machine sat idle half of `make test`. A case
+/// under this trait takes a place among ``width`` (waiting its turn without holding a thread), and its
+/// body runs on a serial queue of its own, which libdispatch gives a thread of its own.
+public struct ThreadOfItsOwn: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    /// How many cases under the trait run at once: `AUDIOSESSION_TEST_WIDTH`, or two per core.
+    public static let width: Int = {
+        if let text = ProcessInfo.processInfo.environment["AUDIOSESSION_TEST_WIDTH"], let width = Int(text), width > 0 {
+            return width
+        }
+        return 2 * ProcessInfo.processInfo.activeProcessorCount
+    }()
+
+    private static let places = Places(width)
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        await Self.places.take()
+        do {
+            try await withTaskExecutorPreference(QueueExecutor()) { try await function() }
+        } catch {
+            await Self.places.give()
+            throw error
+        }
+        await Self.places.give()
+    }
+}
+
+extension Trait where Self == ThreadOfItsOwn {
+    /// Each case on a thread of its own, at most ``ThreadOfItsOwn/width`` at once.
+    public static var threadOfItsOwn: Self { ThreadOfItsOwn() }
+}
+
+/// A counted set of places, handed out in the order they were asked for.
+private actor Places {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    func take() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+}
+
+/// A task executor that runs its jobs on a serial queue of its own.
+private final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "io.github.audiosession.test-case")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
