@@ -9,7 +9,7 @@ import ServerTestTraits
 import Testing
 
 /// The sound-server side against real PulseAudio 16 and pipewire-pulse servers.
-@Suite("The sound-server side, on real servers", .serialized, .threadOfItsOwn)
+@Suite("The sound-server side, on real servers", .threadOfItsOwn)
 struct ServerAdapterTests {
     @Test("each stack is the server it is named for", arguments: SoundServerKind.underTest)
     func eachStackIsTheNamedServer(kind: SoundServerKind) throws {
