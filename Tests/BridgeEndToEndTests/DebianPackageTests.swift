@@ -9,8 +9,6 @@ import Testing
 /// there without the Swift toolchain's libraries and finds its policies.
 @Suite("The Debian package", .serialized, .threadOfItsOwn)
 struct DebianPackageTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
     let root = NSTemporaryDirectory() + "audiosession-deb-\(UUID().uuidString.prefix(8))"
 
     func run(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -23,8 +21,8 @@ struct DebianPackageTests {
 
     @Test func packageCheckedAndStartedFromAThrowAwayRoot() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let package = try run(Self.packageRoot + "/scripts/make-deb.sh",
-                              [Self.packageRoot + "/.build/release", Self.packageRoot + "/.build/dist", root + "/out"])
+        let package = try run(Repository.root + "/scripts/make-deb.sh",
+                              [Repository.root + "/.build/release", Repository.root + "/.build/dist", root + "/out"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let lintian = try TestProcess.run("/usr/bin/lintian", ["--fail-on", "error", "--tag-display-limit", "0", package],
                                           environment: ProcessInfo.processInfo.environment)

@@ -9,9 +9,6 @@ import Testing
 /// click is checked on the bridge and on the server.
 @Suite("The desktop indicator through busctl", .serialized, .threadOfItsOwn)
 struct IndicatorTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
     /// The indicator on a scenario's bus, read and clicked with busctl's JSON output.
     struct Panel {
         let scenario: Scenario

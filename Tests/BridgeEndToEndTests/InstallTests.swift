@@ -9,9 +9,7 @@ import Testing
 /// The programs are the tests' debug build; `make test` made their manuals and completions first.
 @Suite("make install", .serialized, .threadOfItsOwn)
 struct InstallTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-    static let manuals = packageRoot + "/.build/dist-debug"
+    static let manuals = Repository.root + "/.build/dist-debug"
     let root = NSTemporaryDirectory() + "audiosession-install-\(UUID().uuidString.prefix(8))"
 
     /// Runs make in the package with a PATH whose `sudo`, `apt-get` and `dpkg-query` only leave a mark.
@@ -23,7 +21,7 @@ struct InstallTests {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = shims + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let (status, output) = try TestProcess.run(
-            "/usr/bin/make", ["-C", Self.packageRoot, "--no-print-directory", "RELEASE_DIR=\(BridgeDaemon.buildDirectory)",
+            "/usr/bin/make", ["-C", Repository.root, "--no-print-directory", "RELEASE_DIR=\(BridgeDaemon.buildDirectory)",
                               "DIST_DIR=\(Self.manuals)"] + arguments, environment: environment)
         guard status == 0 else { throw HarnessError("make \(arguments.joined(separator: " ")) exited \(status): \(output)") }
         #expect(!FileManager.default.fileExists(atPath: root + "/called"), "make called a package manager, sudo or swift")

@@ -9,9 +9,7 @@ import Testing
 /// call interrupts them and ends with shouldResume, headphones come and go.
 @Suite("Clients beyond Swift", .serialized, .threadOfItsOwn)
 struct OtherLanguageClientsTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-    static let python = packageRoot + "/clients/python"
+    static let python = Repository.root + "/clients/python"
 
     enum Client: String, CaseIterable, CustomTestStringConvertible {
         case python, c
@@ -25,7 +23,7 @@ struct OtherLanguageClientsTests {
             return ("/usr/bin/python3", [Self.python + "/examples/guide_handlers.py", "guide-python"])
         case .c:
             let (status, output) = try TestProcess.run(
-                "/usr/bin/make", ["-C", Self.packageRoot + "/clients/c", "--no-print-directory", "BUILD=\(folder)"],
+                "/usr/bin/make", ["-C", Repository.root + "/clients/c", "--no-print-directory", "BUILD=\(folder)"],
                 environment: ProcessInfo.processInfo.environment)
             guard status == 0 else { throw HarnessError("make -C clients/c: \(output)") }
             return (folder + "/guide-handlers", ["guide-c"])

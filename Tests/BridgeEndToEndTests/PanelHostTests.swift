@@ -61,7 +61,7 @@ struct PanelHostTests {
         try waitUntil("the panel's tray to be the watcher (\(panel.output.suffix(300)))", timeout: .seconds(30)) {
             try busctl(["status", "org.kde.StatusNotifierWatcher"]).status == 0
         }
-        let artifacts = IndicatorTests.packageRoot + "/.build/test-artifacts"
+        let artifacts = Repository.root + "/.build/test-artifacts"
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         // The watcher is there before the panel has painted its strip (Xvfb's root is black): the empty
         // panel, once drawn, has no dark pixels, so a dark one later is the icon.

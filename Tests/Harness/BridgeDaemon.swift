@@ -30,12 +30,7 @@ public final class BridgeDaemon: @unchecked Sendable {
 
     /// The release build `make test` makes before the tests (`make programs`): for a behaviour that
     /// shows only at the pace of the build people run.
-    public static var releaseBuild: String { packageRoot.appendingPathComponent(".build/release/audiosessiond").path }
-
-    /// The repository the tests are built from.
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    public static var releaseBuild: String { Repository.root + "/.build/release/audiosessiond" }
 
     static func launch(_ executable: String, _ server: SoundServer, _ logPath: String, _ arguments: [String]) throws -> TestProcess {
         try server.spawn(executable,
@@ -44,7 +39,7 @@ public final class BridgeDaemon: @unchecked Sendable {
     }
 
     /// The repository's shipped policy files.
-    public static var policiesFolder: String { packageRoot.appendingPathComponent("policies").path }
+    public static var policiesFolder: String { Repository.root + "/policies" }
 
     /// Polls the bus until the bridge owns `io.github.audiosession.Bridge1`.
     public func waitUntilServing() throws {

@@ -23,10 +23,8 @@ public struct ModernPipeWire: Sendable {
 
     /// The prefix `make test` prepared; throws with what to run when it is missing.
     public static func installed(_ release: Release) throws -> ModernPipeWire {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path
         let variable = release == .v1_4 ? "AUDIOSESSION_PIPEWIRE_PREFIX" : "AUDIOSESSION_PIPEWIRE_1_6_PREFIX"
-        let prefix = ProcessInfo.processInfo.environment[variable] ?? packageRoot + "/.build/pipewire-\(release.rawValue)/prefix"
+        let prefix = ProcessInfo.processInfo.environment[variable] ?? Repository.root + "/.build/pipewire-\(release.rawValue)/prefix"
         guard FileManager.default.fileExists(atPath: prefix + "/.complete") else {
             throw HarnessError("PipeWire \(release.rawValue) is not unpacked at \(prefix): run `make test` or `scripts/fetch-pipewire.sh \(release.rawValue)`")
         }

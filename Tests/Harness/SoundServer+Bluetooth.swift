@@ -15,10 +15,7 @@ extension SoundServer {
     /// The name of the headset's card on every stack.
     public static let headsetCard = "bluez_card." + headsetNamePart
 
-    private static var toolsFolder: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tools").path
-    }
+    private static var toolsFolder: String { Repository.root + "/Tests/Tools" }
 
     /// Starts the private system bus and the BlueZ stand-in, builds the SCO stand-in, and prepares
     /// what the server's processes need: the bus, the preload and WirePlumber's settings (its Bluetooth
