@@ -163,17 +163,24 @@ struct AppIdentitySourcesTests {
         }
         func entry(_ app: AppIdentity) async throws -> DesktopEntryFacts? { try await loop.run { box.index.entry(for: app) } }
         func reports() async throws -> Int { try await loop.run { box.reports } }
+        // The kernel queues a file's events as it is made. Two turns of the loop after that, every one
+        // of them has been read and reported: one write (a file written whole, then renamed into place)
+        // may come as more than one report when the loop wakes between its events.
+        func allQueuedEventsRead() async throws {
+            try await loop.run {}
+            try await loop.run {}
+        }
         #expect(try await entry(AppIdentity(name: "x", binary: "tunes"))?.id == "org.example.Tunes")
         try write(system, "chatter.desktop", "chatter", "Chat;")
         try await waitUntil("the report of the new entry") { try await reports() > 0 }
         #expect(try await entry(AppIdentity(name: "x", binary: "chatter"))?.categories == ["Chat"])
         // The missing folder's nearest ancestor is watched for the next folder on the way only: other
-        // files made there (a busy folder) report nothing. The kernel queues the event as the file is
-        // made; two turns of the loop after that, its report would have come.
+        // files made there (a busy folder) report nothing. The count is taken once the new entry's
+        // last events are read, and looked at again once the busy file's would have been.
+        try await allQueuedEventsRead()
         let beforeBusy = try await reports()
         try "busy".write(to: root.appendingPathComponent("unrelated.txt"), atomically: true, encoding: .utf8)
-        try await loop.run {}
-        try await loop.run {}
+        try await allQueuedEventsRead()
         #expect(try await reports() == beforeBusy, "a file made in the ancestor is no change of the folders")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try write(home, "org.example.Tunes.desktop", "tunes", "Game;")
@@ -181,7 +188,10 @@ struct AppIdentitySourcesTests {
             try await entry(AppIdentity(name: "x", desktopID: "org.example.Tunes"))?.categories == ["Game"]
         }
         // Without a report the folders are not looked at: an entry written with the watch gone is not seen.
+        // A last report of the entry before (read above) is read first, with the watch still there.
+        try await allQueuedEventsRead()
         try await loop.run { box.watch = nil }
+        _ = try await entry(AppIdentity(name: "x", binary: "tunes"))
         let seen = try await reports()
         try write(system, "late.desktop", "late", "Game;")
         #expect(try await entry(AppIdentity(name: "x", binary: "late")) == nil)
