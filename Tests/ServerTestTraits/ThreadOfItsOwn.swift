@@ -11,20 +11,27 @@ import Testing
 /// under this trait takes a place among ``width`` (waiting its turn without holding a thread), and its
 /// body runs on a serial queue of its own, which libdispatch gives a thread of its own.
 public struct ThreadOfItsOwn: SuiteTrait, TestTrait, TestScoping {
+    /// On a suite, the trait reaches every case of every test in it.
     public var isRecursive: Bool { true }
 
     /// How many cases under the trait run at once: `AUDIOSESSION_TEST_WIDTH`, or two per core.
     public static let width: Int = {
-        if let text = ProcessInfo.processInfo.environment["AUDIOSESSION_TEST_WIDTH"], let width = Int(text), width > 0 {
-            return width
+        guard let text = ProcessInfo.processInfo.environment["AUDIOSESSION_TEST_WIDTH"], !text.isEmpty else {
+            return 2 * ProcessInfo.processInfo.activeProcessorCount
         }
-        return 2 * ProcessInfo.processInfo.activeProcessorCount
+        guard let width = Int(text), width > 0 else {
+            fatalError("AUDIOSESSION_TEST_WIDTH is '\(text)'; it takes a count of cases at once, 1 or more")
+        }
+        return width
     }()
 
     private static let places = Places(width)
 
+    /// Each case is scoped, not the suite or the test around it: a test holding a place while its
+    /// cases wait for theirs could take every place.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
 
+    /// Waits for a place, runs the case on a queue of its own, and gives the place back.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         await Self.places.take()
