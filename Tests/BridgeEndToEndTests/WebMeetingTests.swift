@@ -10,12 +10,15 @@ import Testing
 /// is mpv with its MPRIS plugin. Assertions on MPRIS status and on the server's state.
 @Suite("Web meetings in a real browser", .serialized, .threadOfItsOwn)
 struct WebMeetingTests {
-    /// The meeting: the microphone goes to one peer connection, and what the other receives plays.
+    /// The meeting: the microphone goes to one peer connection, and what the other receives plays. Each
+    /// step is written to the console, which both browsers copy to their output, so that a failure
+    /// says how far the page came.
     static let page = """
         <!doctype html><meta charset="utf-8"><title>waiting</title>
         <script>
         async function call() {
           const mic = await navigator.mediaDevices.getUserMedia({audio: true});
+          console.log("meeting: the microphone is open");
           const near = new RTCPeerConnection(), far = new RTCPeerConnection();
           near.onicecandidate = e => { if (e.candidate) far.addIceCandidate(e.candidate); };
           far.onicecandidate = e => { if (e.candidate) near.addIceCandidate(e.candidate); };
@@ -24,8 +27,9 @@ struct WebMeetingTests {
           await near.setLocalDescription(); await far.setRemoteDescription(near.localDescription);
           await far.setLocalDescription(); await near.setRemoteDescription(far.localDescription);
           document.title = "in call";
+          console.log("meeting: in call");
         }
-        call().catch(e => { document.title = "error " + e; });
+        call().catch(e => { document.title = "error " + e; console.log("meeting: failed: " + e); });
         </script>
         """
 
@@ -74,7 +78,7 @@ struct WebMeetingTests {
             try server.spawn("chromium", [
                 "--no-sandbox", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required",
                 "--user-data-dir=\(server.root)/chromium", "--no-first-run", "--disable-gpu", "--password-store=basic",
-                "file://\(page)",
+                "--enable-logging=stderr", "file://\(page)",
             ], extraEnvironment: ["DISPLAY": try server.startDisplay()])
         }
     }
@@ -92,6 +96,7 @@ struct WebMeetingTests {
                 user_pref("media.autoplay.blocking_policy", 0);
                 user_pref("browser.shell.checkDefaultBrowser", false);
                 user_pref("datareporting.policy.dataSubmissionEnabled", false);
+                user_pref("devtools.console.stdout.content", true);
                 """.write(toFile: profile + "/user.js", atomically: true, encoding: .utf8)
             return try server.spawn("firefox-esr", ["--headless", "--no-remote", "--profile", profile, "file://\(page)"])
         }
