@@ -6,18 +6,18 @@ import Testing
 /// Runs each test case of a suite on a thread of its own, at most ``width`` of them at once.
 ///
 /// The server suites block while they wait for a server's state (the harness polls with `usleep`), and
-/// Swift Testing runs every test case on Swift's shared pool, which on Linux has one thread per core. On
-/// two cores, two waiting cases held the whole pool and the machine sat idle half of `make test`. A case
-/// under this trait takes a place among ``width`` (waiting its turn without holding a thread), and its
-/// body runs on a serial queue of its own, which libdispatch gives a thread of its own.
+/// Swift Testing runs every test case on Swift's shared pool, which on Linux has one thread per core, so
+/// that a waiting case held a thread the other suites needed. A case under this trait takes a place
+/// among ``width`` (waiting its turn without holding a thread), and its body runs on a serial queue of
+/// its own, which libdispatch gives a thread of its own.
 public struct ThreadOfItsOwn: SuiteTrait, TestTrait, TestScoping {
     /// On a suite, the trait reaches every case of every test in it.
     public var isRecursive: Bool { true }
 
-    /// How many cases under the trait run at once: `AUDIOSESSION_TEST_WIDTH`, or two per core.
+    /// How many cases under the trait run at once: `AUDIOSESSION_TEST_WIDTH`, or one per core (DECISIONS 123).
     public static let width: Int = {
         guard let text = ProcessInfo.processInfo.environment["AUDIOSESSION_TEST_WIDTH"], !text.isEmpty else {
-            return 2 * ProcessInfo.processInfo.activeProcessorCount
+            return ProcessInfo.processInfo.activeProcessorCount
         }
         guard let width = Int(text), width > 0 else {
             fatalError("AUDIOSESSION_TEST_WIDTH is '\(text)'; it takes a count of cases at once, 1 or more")
