@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioSessionKit
 import Foundation
-import ServerTestTraits
 import Testing
 
 /// The bridge's errors reach NSError code with Apple's domain, code and a sentence. On Linux a Swift
 /// error only becomes an NSError by the unconditional `error as NSError` (the runtime never bridges a
 /// conditional `as?` or a `catch … as NSError` pattern), so ported code writes `catch { let error =
 /// error as NSError … }`, which means the same on Apple's platforms.
-@Suite("Errors as NSError", .threadOfItsOwn)
+@Suite("Errors as NSError")
 struct ErrorBridgingTests {
     @Test("an incompatible mode seen as NSError carries '!cat' and the sentence")
     func incompatibleModeAsNSError() throws {

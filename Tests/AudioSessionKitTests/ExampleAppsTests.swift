@@ -168,7 +168,7 @@ struct CallRecordingTests {
     }
 }
 
-@Suite("Buffer plans for an app's own streams", .threadOfItsOwn)
+@Suite("Buffer plans for an app's own streams")
 struct StreamBufferPlanTests {
     @Test("preferred sample rate and IO buffer duration become a sample spec and pa_buffer_attr")
     func plans() {

@@ -3,11 +3,10 @@ import Foundation
 import Testing
 
 @testable import MediaPlayerKit
-import ServerTestTraits
 
 /// The MPRIS player's rules as tables: which command a call reaches, the status, the position and the
 /// metadata.
-@Suite("MPRIS rules", .threadOfItsOwn)
+@Suite("MPRIS rules")
 struct MPRISRulesTests {
     static let all = RemoteCommandOffers(play: true, pause: true, togglePlayPause: true, stop: true, next: true,
                                          previous: true, skipForward: true, skipBackward: true, changePosition: true,

@@ -2,11 +2,10 @@
 import AudioPolicy
 import AudioSessionDaemon
 import Foundation
-import ServerTestTraits
 import Testing
 
 /// The journal file, mapped into memory and written slot by slot as effects come and go.
-@Suite("The effect journal", .threadOfItsOwn)
+@Suite("The effect journal")
 struct EffectJournalTests {
     static func entry(_ index: UInt32) -> JournalEntry {
         JournalEntry(stream: StreamID(.output, index), restoreKey: "sink-input-by-application-name:app\(index)",

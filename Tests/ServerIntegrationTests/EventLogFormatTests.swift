@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import AudioSessionDaemon
 import Foundation
-import ServerTestTraits
 import Testing
 
 /// The event log's timestamps: RFC 3339 in UTC with milliseconds.
-@Suite("Event-log records", .threadOfItsOwn)
+@Suite("Event-log records")
 struct EventLogFormatTests {
     /// Expected values from Python's `datetime.fromtimestamp(t, timezone.utc).isoformat(timespec='milliseconds')`.
     @Test("RFC 3339 in UTC with milliseconds, leap day and year end included", arguments: [

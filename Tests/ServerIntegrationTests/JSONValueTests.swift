@@ -3,10 +3,9 @@ import Foundation
 import Testing
 
 @testable import AudioSessionDaemon
-import ServerTestTraits
 
 /// The event log and snapshots are always valid JSON, whatever numbers a caller sent.
-@Suite("JSON values", .threadOfItsOwn)
+@Suite("JSON values")
 struct JSONValueTests {
     @Test(arguments: [Double.nan, .infinity, -.infinity])
     func numbersJSONCannotHoldAreNull(_ number: Double) throws {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import AudioSessionDaemon
-import ServerTestTraits
 import Testing
 
 /// Which `org.mpris.MediaPlayer2.*` name is an app's player, when its process is not the stream's.
-@Suite("MPRIS names of apps", .threadOfItsOwn)
+@Suite("MPRIS names of apps")
 struct MPRISNameTests {
     static let names = ["org.mpris.MediaPlayer2.spotify", "org.mpris.MediaPlayer2.vlc.instance123",
                         "org.mpris.MediaPlayer2.org.gnome.Lollypop", "org.mpris.MediaPlayer2.tunes.instance42",

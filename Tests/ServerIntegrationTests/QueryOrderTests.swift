@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import AudioSessionDaemon
 import PulseAudioClient
-import ServerTestTraits
 import Testing
 
 /// The order of the adapter's queries, commands and the server's removals on its one connection.
-@Suite("The order of queries, commands and removals", .threadOfItsOwn)
+@Suite("The order of queries, commands and removals")
 struct QueryOrderTests {
     @Test("an answer to a query sent before a command to its stream's levels is older than the command")
     func answerOlderThanCommand() {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import AudioSessionDaemon
-import ServerTestTraits
 import Testing
 
 /// The app id in a `.flatpak-info` keyfile.
-@Suite("Flatpak info files", .threadOfItsOwn)
+@Suite("Flatpak info files")
 struct SandboxIdentityTests {
     static let rows: [(String, String?)] = [
         ("[Application]\nname=com.spotify.Client\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n", "com.spotify.Client"),
