@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
+import Synchronization
 
 /// A libpulse client configuration that turns shared memory off, for connections that must not risk it.
 ///
@@ -10,23 +11,35 @@ import Glibc
 ///
 /// The configuration is a file that includes what libpulse would have read (the file named by
 /// `PULSE_CLIENTCONFIG`, else the user's, else the system's, and the `.d` folder beside it) and then
-/// says `enable-shm = no`. It is written once, unlinked at once, and named through `/proc/self/fd`;
-/// libpulse reads it while a context is made, through `PULSE_CLIENTCONFIG` set for that moment.
+/// says `enable-shm = no`. It is written once and unlinked at once; libpulse reads it while a context
+/// is made, through `PULSE_CLIENTCONFIG` set for that moment.
+///
+/// The variable belongs to the whole process, so two rules keep that moment from reaching anyone else:
+/// - one context at a time is made under it (``settingVariable``): two threads that each put back what
+///   they found would leave it set for good, the second having found the first one's value;
+/// - its name is `/proc/PID/fd/N` with this process's number, not `/proc/self/fd/N`: a program started
+///   by another thread in that moment inherits the variable, and must then read this configuration, not
+///   its own descriptor N (headless Firefox, reading a pipe there, never opened its microphone).
 enum NoSharedMemoryConfiguration {
     private static let variable = "PULSE_CLIENTCONFIG"
 
-    /// The configuration's `/proc/self/fd/N` name, or nil when it could not be written.
+    /// The configuration's `/proc/PID/fd/N` name, or nil when it could not be written.
     private static let path: String? = write(text())
+
+    /// Held from setting the variable to putting it back. Tests read the variable under it.
+    static let settingVariable = Mutex(())
 
     /// Runs `make` (which makes a context) with libpulse reading this configuration.
     static func applying<T>(_ make: () -> T) -> T {
         guard let path else { return make() }
-        let previous = getenv(variable).map { String(cString: $0) }
-        setenv(variable, path, 1)
-        defer {
-            if let previous { setenv(variable, previous, 1) } else { unsetenv(variable) }
+        return settingVariable.withLock { _ in
+            let previous = getenv(variable).map { String(cString: $0) }
+            setenv(variable, path, 1)
+            defer {
+                if let previous { setenv(variable, previous, 1) } else { unsetenv(variable) }
+            }
+            return make()
         }
-        return make()
     }
 
     /// The configuration's text: the files libpulse would read, included, then shared memory off.
@@ -68,7 +81,7 @@ enum NoSharedMemoryConfiguration {
         return names.sorted().map { folder + "/" + $0 }
     }
 
-    /// Writes `text` to an unlinked temporary file kept open; returns its `/proc/self/fd` name.
+    /// Writes `text` to an unlinked temporary file kept open; returns its `/proc/PID/fd/N` name.
     private static func write(_ text: String) -> String? {
         let folder = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array((folder + "/audiosession-client-conf-XXXXXX").utf8CString)
@@ -82,6 +95,6 @@ enum NoSharedMemoryConfiguration {
             close(descriptor)
             return nil
         }
-        return "/proc/self/fd/\(descriptor)"
+        return "/proc/\(getpid())/fd/\(descriptor)"
     }
 }
