@@ -130,6 +130,29 @@ struct AppIdentitySourcesTests {
         #expect(installed.key == "chatter")
     }
 
+    /// Returns once `loop` has polled its descriptors after this call and handed out what that poll
+    /// found ready. `perform` alone cannot say so: work queued while the loop runs queued work is run in
+    /// the same turn, with no poll in between. A `pa_mainloop` turn polls, then fires due timers, then
+    /// hands out ready descriptors; so a timer armed now fires in a turn whose poll came after this
+    /// call, and armed again from there, it fires in a later turn, after those descriptors were handed out.
+    static func afterNextPoll(_ loop: PulseLoop) async throws {
+        final class Firings: @unchecked Sendable {
+            var timer: PulseTimer?
+            var count = 0
+        }
+        let firings = Firings()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.perform {
+                firings.timer = PulseTimer(loop: loop) {
+                    firings.count += 1
+                    if firings.count == 1 { firings.timer?.arm(after: .zero) } else { continuation.resume() }
+                }
+                firings.timer?.arm(after: .zero)
+            }
+        }
+        try await loop.run { firings.timer = nil }
+    }
+
     /// A desktop-entry index and its folder watch, as the bridge keeps them: used on the loop thread.
     final class WatchedIndex: @unchecked Sendable {
         var index: DesktopEntryIndex
@@ -163,13 +186,10 @@ struct AppIdentitySourcesTests {
         }
         func entry(_ app: AppIdentity) async throws -> DesktopEntryFacts? { try await loop.run { box.index.entry(for: app) } }
         func reports() async throws -> Int { try await loop.run { box.reports } }
-        // The kernel queues a file's events as it is made. Two turns of the loop after that, every one
-        // of them has been read and reported: one write (a file written whole, then renamed into place)
-        // may come as more than one report when the loop wakes between its events.
-        func allQueuedEventsRead() async throws {
-            try await loop.run {}
-            try await loop.run {}
-        }
+        // The kernel queues a file's events as it is made; one write (a file written whole, then renamed
+        // into place) may come as more than one report when the loop wakes between its events. Once
+        // the loop has polled again after the write and handed out what it found, all of them are read.
+        func allQueuedEventsRead() async throws { try await Self.afterNextPoll(loop) }
         #expect(try await entry(AppIdentity(name: "x", binary: "tunes"))?.id == "org.example.Tunes")
         try write(system, "chatter.desktop", "chatter", "Chat;")
         try await waitUntil("the report of the new entry") { try await reports() > 0 }
