@@ -130,29 +130,6 @@ struct AppIdentitySourcesTests {
         #expect(installed.key == "chatter")
     }
 
-    /// Returns once `loop` has polled its descriptors after this call and handed out what that poll
-    /// found ready. `perform` alone cannot say so: work queued while the loop runs queued work is run in
-    /// the same turn, with no poll in between. A `pa_mainloop` turn polls, then fires due timers, then
-    /// hands out ready descriptors; so a timer armed now fires in a turn whose poll came after this
-    /// call, and armed again from there, it fires in a later turn, after those descriptors were handed out.
-    static func afterNextPoll(_ loop: PulseLoop) async throws {
-        final class Firings: @unchecked Sendable {
-            var timer: PulseTimer?
-            var count = 0
-        }
-        let firings = Firings()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.perform {
-                firings.timer = PulseTimer(loop: loop) {
-                    firings.count += 1
-                    if firings.count == 1 { firings.timer?.arm(after: .zero) } else { continuation.resume() }
-                }
-                firings.timer?.arm(after: .zero)
-            }
-        }
-        try await loop.run { firings.timer = nil }
-    }
-
     /// A desktop-entry index and its folder watch, as the bridge keeps them: used on the loop thread.
     final class WatchedIndex: @unchecked Sendable {
         var index: DesktopEntryIndex
@@ -189,7 +166,7 @@ struct AppIdentitySourcesTests {
         // The kernel queues a file's events as it is made; one write (a file written whole, then renamed
         // into place) may come as more than one report when the loop wakes between its events. Once
         // the loop has polled again after the write and handed out what it found, all of them are read.
-        func allQueuedEventsRead() async throws { try await Self.afterNextPoll(loop) }
+        func allQueuedEventsRead() async throws { try await loop.afterNextPoll() }
         #expect(try await entry(AppIdentity(name: "x", binary: "tunes"))?.id == "org.example.Tunes")
         try write(system, "chatter.desktop", "chatter", "Chat;")
         try await waitUntil("the report of the new entry") { try await reports() > 0 }
