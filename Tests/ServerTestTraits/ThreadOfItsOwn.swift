@@ -14,8 +14,8 @@ public struct ThreadOfItsOwn: SuiteTrait, TestTrait, TestScoping {
     /// On a suite, the trait reaches every case of every test in it.
     public var isRecursive: Bool { true }
 
-    /// How many cases under the trait run at once: `AUDIOSESSION_TEST_WIDTH`, or two per core (DECISIONS 123,
-    /// 125). A case spends most of its time waiting for a server, a bridge or a program.
+    /// How many cases under the trait run at once: `AUDIOSESSION_TEST_WIDTH`, or two per core (DECISIONS
+    /// 123): a case spends most of its time waiting for a server, a bridge or a program.
     public static let width: Int = {
         guard let text = ProcessInfo.processInfo.environment["AUDIOSESSION_TEST_WIDTH"], !text.isEmpty else {
             return 2 * ProcessInfo.processInfo.activeProcessorCount
