@@ -4,7 +4,7 @@ import Foundation
 import PulseAudioClient
 
 /// What silences the music when a phone-role stream plays, in a ``CallRig``.
-enum Silencer: CustomStringConvertible {
+enum Silencer: Equatable, CustomStringConvertible {
     /// The bridge, with the shipped policy files (a 30 ms fade before the mute) or with policies that
     /// mute at once (``CallRig/noFadePolicies``).
     case bridge(fades: Bool)
@@ -34,12 +34,14 @@ enum Silencer: CustomStringConvertible {
         }
     }
 
-    /// Whether the silencer's rounds leave the machine cold for the next rig's, whatever the pause:
-    /// WirePlumber relinks every music stream after its call, through its own process, PipeWire's and
-    /// pipewire-pulse's, and the rig after it read up to twice as slow even once all three were quiet.
-    var disturbsTheNextRound: Bool {
-        if case .wirePlumberRoles = self { return true }
-        return false
+    /// Whether the silencer can be attached to any rig in turn: all but WirePlumber's role policy, which
+    /// needs a server started with its role sinks. That one keeps a rig of its own and takes its rounds
+    /// after the others': WirePlumber relinks every music stream after its call, through its own
+    /// process, PipeWire's and pipewire-pulse's, and the rig after it read up to twice as slow even once
+    /// all three were quiet.
+    var takesTurnsOnTheRigs: Bool {
+        if case .wirePlumberRoles = self { return false }
+        return true
     }
 
     /// Whether the silencer fades the music before it mutes it.
@@ -63,8 +65,8 @@ enum Silencer: CustomStringConvertible {
     }
 }
 
-/// A private server with one app's music streams playing, where a call starts and ends, silenced by one
-/// ``Silencer``. The music streams are the probe's own: unlike pacat they do not cork themselves when
+/// A private server with one app's music streams playing, where a call starts and ends, silenced by the
+/// ``Silencer`` attached to it at the time (the silencers take turns on the rigs). The music streams are the probe's own: unlike pacat they do not cork themselves when
 /// module-role-cork asks them to, so every silencer is measured until the same things happen.
 final class CallRig {
     /// Policy files that mute music at once (no fade) when a phone-role stream plays, and end the call
@@ -118,21 +120,27 @@ final class CallRig {
     static let musicStreamsPerConnection = 50
 
     let server: SoundServer
-    let daemon: BridgeDaemon?
-    /// The process of ``Silencer/muterProcess`` or ``Silencer/faderProcess``.
-    let muter: TestProcess?
     let probe: StreamProbe
     let count: Int
     /// Whether a music stream is silenced: muted, or (under WirePlumber's role policy) unlinked.
     let silenced: @Sendable (PulseStream) -> Bool
     /// Whether a music stream plays as it did before the call.
     let playing: @Sendable (PulseStream) -> Bool
+    /// The silencer that now silences the rig's music (``attach(_:)``), if any.
+    private(set) var silencer: Silencer?
+    private(set) var daemon: BridgeDaemon?
+    /// The process of ``Silencer/muterProcess`` or ``Silencer/faderProcess``.
+    private(set) var muter: TestProcess?
+    /// module-role-cork's index on the server while ``Silencer/roleCork`` is attached.
+    private var roleCorkModule: String?
 
-    init(_ silencer: Silencer, on kind: SoundServerKind, musicStreams count: Int) throws {
+    /// A server with `count` music streams playing and no silencer yet. With `rolePolicy`, WirePlumber
+    /// 0.5 runs its role-based policy with its example role sinks (for ``Silencer/wirePlumberRoles``,
+    /// which stays with the rig it was made for).
+    init(on kind: SoundServerKind, musicStreams count: Int, rolePolicy: Bool = false) throws {
         self.count = count
-        let modules = if case .roleCork = silencer { ["module-role-cork"] } else { [String]() }
-        server = try SoundServer(kind, lifetime: Self.lifetime, extraModules: modules)
-        if case .wirePlumberRoles = silencer {
+        server = try SoundServer(kind, lifetime: Self.lifetime)
+        if rolePolicy {
             try server.startRoleBasedPolicy()
             guard let multimedia = try server.deviceIndex(named: SoundServer.RoleSink.multimedia.name) else {
                 throw BenchError("no multimedia role sink")
@@ -143,6 +151,19 @@ final class CallRig {
             silenced = { $0.mute }
             playing = { !$0.mute }
         }
+        probe = try StreamProbe(address: server.address, readsWholeList: true)
+        for number in 0..<count {
+            _ = try probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"],
+                               connection: number / Self.musicStreamsPerConnection)
+        }
+        _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
+    }
+
+    /// Makes `silencer` the one that silences the rig's music during its calls, once the music plays as
+    /// before a call; a bridge is measured once it has settled.
+    func attach(_ silencer: Silencer) throws {
+        precondition(self.silencer == nil, "a rig has one silencer at a time")
+        self.silencer = silencer
         switch silencer {
         case .bridge(fades: true):
             daemon = try BridgeDaemon.settled(on: server)
@@ -151,8 +172,12 @@ final class CallRig {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
             daemon = try BridgeDaemon.settled(on: server, arguments: ["--policies", folder])
-        case .roleCork, .clientMutes, .wirePlumberRoles, .muterProcess, .faderProcess:
-            daemon = nil
+        case .roleCork:
+            roleCorkModule = try server.pactl(["load-module", "module-role-cork"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        case .clientMutes:
+            probe.mutesMusicDuringCalls = true
+        case .wirePlumberRoles, .muterProcess, .faderProcess:
+            break
         }
         if silencer.isProcessOfItsOwn {
             let option = silencer.fades ? "--fade-music-during-calls-on" : "--mute-music-during-calls-on"
@@ -161,17 +186,18 @@ final class CallRig {
                                         environment: ProcessInfo.processInfo.environment, logDirectory: server.root, name: "muter")
             self.muter = muter
             try waitUntil("the muting process to connect") { muter.output.contains(StreamProbe.muterReady) }
-        } else {
-            muter = nil
         }
-        probe = try StreamProbe(address: server.address, readsWholeList: true)
-        if case .clientMutes = silencer { probe.mutesMusicDuringCalls = true }
-        for number in 0..<count {
-            _ = try probe.play(properties: ["media.role": "music", "application.name": "bench-music", "media.name": "music-\(number)"],
-                               connection: number / Self.musicStreamsPerConnection)
-        }
-        _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
         daemon.map { ProcessFigures(pid: $0.process.pid).waitUntilQuiet() }
+    }
+
+    /// Ends the silencer's part: the bridge is stopped (and undoes what it applied), the process of its
+    /// own ends, module-role-cork is unloaded; the music plays on.
+    func detach() {
+        if let daemon, daemon.terminate() != 0 { FileHandle.standardError.write(Data("\(daemon.diagnosis(lastRecords: 8))\n".utf8)) }
+        _ = muter?.stop()
+        if let roleCorkModule { _ = try? server.pactl(["unload-module", roleCorkModule]) }
+        probe.mutesMusicDuringCalls = false
+        (daemon, muter, roleCorkModule, silencer) = (nil, nil, nil, nil)
     }
 
     /// The rig's processes that act on what a round changed (the bridge, the muting process, WirePlumber),
@@ -187,9 +213,8 @@ final class CallRig {
     }
 
     func stop() {
+        detach()
         probe.close()
-        _ = daemon?.terminate()
-        _ = muter?.stop()
         server.stop()
     }
 

@@ -164,37 +164,65 @@ extension Benchmarks {
     }
 
     /// The first-change and mute times of each silencer, over `rounds` calls taken in turn on rigs that
-    /// all run at once, in a new order every round (``RoundOrder``); the first round of each warms up. A
-    /// silencer whose round leaves the machine cold for the next (``Silencer/disturbsTheNextRound``)
-    /// takes its rounds after the others'.
+    /// all run at once, in a new order every round (``RoundOrder``).
+    ///
+    /// The silencers take turns on the rigs: the calls are split into as many blocks as there are rigs,
+    /// and in each block every silencer is attached to another rig (the rotation of a Latin square), so
+    /// that each has been measured on every rig about as often and what a rig owes to its server's
+    /// instance weighs on every silencer alike. The first round of each block warms up. A silencer that
+    /// cannot move (``Silencer/takesTurnsOnTheRigs``) keeps a rig of its own and takes its rounds after
+    /// the others'.
     private static func alternate(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
                                   rounds: Int) throws -> [RigFigures] {
         var rigs: [CallRig] = []
         defer { rigs.forEach { $0.stop() } }
-        for silencer in silencers { rigs.append(try CallRig(silencer, on: kind, musicStreams: count)) }
-        let followers = rigs.flatMap(\.followers)
-        var results = Array(repeating: RigFigures(), count: rigs.count)
-        let inTurn = silencers.indices.filter { !silencers[$0].disturbsTheNextRound }
-        let afterwards = silencers.indices.filter { silencers[$0].disturbsTheNextRound }
+        let moving = silencers.indices.filter { silencers[$0].takesTurnsOnTheRigs }
+        let staying = silencers.indices.filter { !silencers[$0].takesTurnsOnTheRigs }
+        for _ in moving { rigs.append(try CallRig(on: kind, musicStreams: count)) }
+        var rigOf: [Int: Int] = [:]
+        for index in staying {
+            rigOf[index] = rigs.count
+            rigs.append(try CallRig(on: kind, musicStreams: count, rolePolicy: silencers[index] == .wirePlumberRoles))
+            try rigs[rigOf[index]!].attach(silencers[index])
+        }
+        var results = Array(repeating: RigFigures(), count: silencers.count)
         var orders = RoundOrder()
-        for group in [inTurn] + afterwards.map({ [$0] }) {
-            for round in 0...rounds {
-                for index in orders.order(group) {
-                    let measured: CallRig.Round
-                    do { measured = try retakenIfTheCallNeverPlayed { try rigs[index].round() } } catch {
-                        throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rigs[index].diagnosis)")
-                    }
-                    // What a round leaves running (WirePlumber relinking the music after its call, a bridge
-                    // deciding ahead) must not weigh on the next rig's round.
-                    ProcessFigures.waitUntilQuiet(followers, Self.settled, looking: .milliseconds(5), timeout: .seconds(5))
-                    Thread.sleep(forTimeInterval: Self.gapBetweenRounds)
-                    guard round > 0 else { continue }
-                    results[index].firstChange.append(measured.firstChange)
-                    results[index].muted.append(measured.muted)
-                    results[index].firstSeen.append(measured.firstSeen)
-                }
+        let blocks = min(moving.count, rounds)
+        for block in 0..<blocks {
+            for (place, index) in moving.enumerated() {
+                rigOf[index] = (place + block) % moving.count
+                try rigs[rigOf[index]!].attach(silencers[index])
             }
+            defer { moving.forEach { rigs[rigOf[$0]!].detach() } }
+            let calls = rounds / blocks + (block < rounds % blocks ? 1 : 0)
+            try measure(moving, calls: calls, silencers, rigs, rigOf, count, &orders, into: &results)
+        }
+        for index in staying {
+            try measure([index], calls: rounds, silencers, rigs, rigOf, count, &orders, into: &results)
         }
         return results
+    }
+
+    /// `calls` rounds of each of `group`'s silencers on its rig, after one that warms up, in a new order
+    /// every round; after each, every rig's followers settle (what a round leaves running, WirePlumber
+    /// relinking the music after its call or a bridge deciding ahead, must not weigh on the next rig's).
+    private static func measure(_ group: [Int], calls: Int, _ silencers: [Silencer], _ rigs: [CallRig], _ rigOf: [Int: Int],
+                                _ count: Int, _ orders: inout RoundOrder, into results: inout [RigFigures]) throws {
+        let followers = rigs.flatMap(\.followers)
+        for round in 0...calls {
+            for index in orders.order(group) {
+                let rig = rigs[rigOf[index]!]
+                let measured: CallRig.Round
+                do { measured = try retakenIfTheCallNeverPlayed { try rig.round() } } catch {
+                    throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rig.diagnosis)")
+                }
+                ProcessFigures.waitUntilQuiet(followers, Self.settled, looking: .milliseconds(5), timeout: .seconds(5))
+                Thread.sleep(forTimeInterval: Self.gapBetweenRounds)
+                guard round > 0 else { continue }
+                results[index].firstChange.append(measured.firstChange)
+                results[index].muted.append(measured.muted)
+                results[index].firstSeen.append(measured.firstSeen)
+            }
+        }
     }
 }
