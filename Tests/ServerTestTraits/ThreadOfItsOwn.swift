@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+// `make release` builds every target, this one too, where Swift Testing is not there to import (the
+// static standard library has no Testing module): there the target is empty. The tests build it whole.
+#if canImport(Testing)
 import Dispatch
 import Foundation
 import Testing
@@ -80,3 +83,4 @@ private final class QueueExecutor: TaskExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
+#endif
