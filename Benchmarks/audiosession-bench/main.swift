@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Fewer rounds and a smaller scale, to check that the benchmarks run.") var quick = false
     @Option(help: "One part only.") var only: BenchmarkPart?
     @Option(help: "One count of music streams for the interruption benchmark.") var streams: Int?
-    @Option(help: "Calls measured per silencer in the interruption benchmarks (default 30, 5 with --quick).") var calls: Int?
+    @Option(help: "Calls measured per silencer in the interruption benchmarks (default 100, 5 with --quick).") var calls: Int?
     @Option(help: .hidden) var muteMusicDuringCallsOn: String?
     @Option(help: .hidden) var fadeMusicDuringCallsOn: String?
 
@@ -33,9 +33,9 @@ struct BenchCommand: ParsableCommand {
         if let address = muteMusicDuringCallsOn { try StreamProbe.runMuter(address: address) }
         if let address = fadeMusicDuringCallsOn { try StreamProbe.runMuter(address: address, fading: true) }
         func wanted(_ part: BenchmarkPart) -> Bool { only == nil || only == part }
-        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.6, 1.4 and 0.3 where named; a few minutes)\n")
+        print("audiosession benchmarks (PulseAudio 16.1, and PipeWire 1.6, 1.4 and 0.3 where named; about an hour, a few minutes with --quick)\n")
         var lines: [ReportLine] = []
-        let callRounds = calls ?? (quick ? 5 : 30)
+        let callRounds = calls ?? (quick ? 5 : 100)
         let musicCounts = streams.map { [$0] } ?? (quick ? [1, 10] : [1, 10, 100])
         do {
             if wanted(.interruptions) {
