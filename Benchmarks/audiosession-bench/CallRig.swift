@@ -66,8 +66,9 @@ enum Silencer: Equatable, CustomStringConvertible {
 }
 
 /// A private server with one app's music streams playing, where a call starts and ends, silenced by the
-/// ``Silencer`` attached to it at the time (the silencers take turns on the rigs). The music streams are the probe's own: unlike pacat they do not cork themselves when
-/// module-role-cork asks them to, so every silencer is measured until the same things happen.
+/// ``Silencer`` attached to it at the time (the silencers take turns on the rigs). The music streams are
+/// the probe's own: unlike pacat they do not cork themselves when module-role-cork asks them to, so
+/// every silencer is measured until the same things happen.
 final class CallRig {
     /// Policy files that mute music at once (no fade) when a phone-role stream plays, and end the call
     /// as soon as its stream does.
