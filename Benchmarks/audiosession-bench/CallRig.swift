@@ -4,7 +4,7 @@ import Foundation
 import PulseAudioClient
 
 /// What silences the music when a phone-role stream plays, in a ``CallRig``.
-enum Silencer: Equatable, CustomStringConvertible {
+enum Silencer: CustomStringConvertible {
     /// The bridge, with the shipped policy files (a 30 ms fade before the mute) or with policies that
     /// mute at once (``CallRig/noFadePolicies``).
     case bridge(fades: Bool)
@@ -34,14 +34,14 @@ enum Silencer: Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether the silencer can be attached to any rig in turn: all but WirePlumber's role policy, which
-    /// needs a server started with its role sinks. That one keeps a rig of its own and takes its rounds
-    /// after the others': WirePlumber relinks every music stream after its call, through its own
-    /// process, PipeWire's and pipewire-pulse's, and the rig after it read up to twice as slow even once
-    /// all three were quiet.
-    var takesTurnsOnTheRigs: Bool {
-        if case .wirePlumberRoles = self { return false }
-        return true
+    /// Whether the silencer needs a server started with WirePlumber 0.5's role sinks: WirePlumber's role
+    /// policy. It cannot take turns on the rigs, so it keeps a rig of its own and takes its rounds after
+    /// the others': WirePlumber relinks every music stream after its call, through its own process,
+    /// PipeWire's and pipewire-pulse's, and the rig after it read up to twice as slow even once all
+    /// three were quiet.
+    var needsRoleSinks: Bool {
+        if case .wirePlumberRoles = self { return true }
+        return false
     }
 
     /// Whether the silencer fades the music before it mutes it.
@@ -127,6 +127,8 @@ final class CallRig {
     let silenced: @Sendable (PulseStream) -> Bool
     /// Whether a music stream plays as it did before the call.
     let playing: @Sendable (PulseStream) -> Bool
+    /// Where the rig keeps ``noFadePolicies`` for a bridge with fades off.
+    private var noFadeFolder: String { server.root + "/bench-policies" }
     /// The silencer that now silences the rig's music (``attach(_:)``), if any.
     private(set) var silencer: Silencer?
     private(set) var daemon: BridgeDaemon?
@@ -158,6 +160,8 @@ final class CallRig {
                                connection: number / Self.musicStreamsPerConnection)
         }
         _ = try probe.stamp("\(count) music streams", when: { [count, playing] in Self.music($0, count, playing) }, timeout: .seconds(30))
+        try FileManager.default.createDirectory(atPath: noFadeFolder, withIntermediateDirectories: true)
+        for (name, text) in Self.noFadePolicies { try text.write(toFile: noFadeFolder + "/" + name, atomically: false, encoding: .utf8) }
     }
 
     /// Makes `silencer` the one that silences the rig's music during its calls, once the music plays as
@@ -169,10 +173,7 @@ final class CallRig {
         case .bridge(fades: true):
             daemon = try BridgeDaemon.settled(on: server)
         case .bridge(fades: false):
-            let folder = server.root + "/bench-policies"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (name, text) in Self.noFadePolicies { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
-            daemon = try BridgeDaemon.settled(on: server, arguments: ["--policies", folder])
+            daemon = try BridgeDaemon.settled(on: server, arguments: ["--policies", noFadeFolder])
         case .roleCork:
             roleCorkModule = try server.pactl(["load-module", "module-role-cork"]).trimmingCharacters(in: .whitespacesAndNewlines)
         case .clientMutes:

@@ -170,48 +170,51 @@ extension Benchmarks {
     /// and in each block every silencer is attached to another rig (the rotation of a Latin square), so
     /// that each has been measured on every rig about as often and what a rig owes to its server's
     /// instance weighs on every silencer alike. The first round of each block warms up. A silencer that
-    /// cannot move (``Silencer/takesTurnsOnTheRigs``) keeps a rig of its own and takes its rounds after
+    /// cannot move (``Silencer/needsRoleSinks``) keeps a rig of its own and takes its rounds after
     /// the others'.
     private static func alternate(_ silencers: [Silencer], on kind: SoundServerKind, musicStreams count: Int,
                                   rounds: Int) throws -> [RigFigures] {
         var rigs: [CallRig] = []
         defer { rigs.forEach { $0.stop() } }
-        let moving = silencers.indices.filter { silencers[$0].takesTurnsOnTheRigs }
-        let staying = silencers.indices.filter { !silencers[$0].takesTurnsOnTheRigs }
+        let moving = silencers.indices.filter { !silencers[$0].needsRoleSinks }
+        let staying = silencers.indices.filter { silencers[$0].needsRoleSinks }
         for _ in moving { rigs.append(try CallRig(on: kind, musicStreams: count)) }
-        var rigOf: [Int: Int] = [:]
+        var rigOf: [Int: CallRig] = [:]
         for index in staying {
-            rigOf[index] = rigs.count
-            rigs.append(try CallRig(on: kind, musicStreams: count, rolePolicy: silencers[index] == .wirePlumberRoles))
-            try rigs[rigOf[index]!].attach(silencers[index])
+            let rig = try CallRig(on: kind, musicStreams: count, rolePolicy: true)
+            rigs.append(rig)
+            try rig.attach(silencers[index])
+            rigOf[index] = rig
         }
         var results = Array(repeating: RigFigures(), count: silencers.count)
         var orders = RoundOrder()
         let blocks = min(moving.count, rounds)
         for block in 0..<blocks {
             for (place, index) in moving.enumerated() {
-                rigOf[index] = (place + block) % moving.count
-                try rigs[rigOf[index]!].attach(silencers[index])
+                rigOf[index] = rigs[(place + block) % moving.count]
+                try rigOf[index]!.attach(silencers[index])
             }
-            defer { moving.forEach { rigs[rigOf[$0]!].detach() } }
+            defer { moving.forEach { rigOf[$0]!.detach() } }
             let calls = rounds / blocks + (block < rounds % blocks ? 1 : 0)
-            try measure(moving, calls: calls, silencers, rigs, rigOf, count, &orders, into: &results)
+            try measure(moving, calls: calls, on: rigOf, settling: rigs, silencers, count, &orders, into: &results)
         }
         for index in staying {
-            try measure([index], calls: rounds, silencers, rigs, rigOf, count, &orders, into: &results)
+            try measure([index], calls: rounds, on: rigOf, settling: rigs, silencers, count, &orders, into: &results)
         }
         return results
     }
 
-    /// `calls` rounds of each of `group`'s silencers on its rig, after one that warms up, in a new order
-    /// every round; after each, every rig's followers settle (what a round leaves running, WirePlumber
-    /// relinking the music after its call or a bridge deciding ahead, must not weigh on the next rig's).
-    private static func measure(_ group: [Int], calls: Int, _ silencers: [Silencer], _ rigs: [CallRig], _ rigOf: [Int: Int],
-                                _ count: Int, _ orders: inout RoundOrder, into results: inout [RigFigures]) throws {
+    /// `calls` rounds of each of `group`'s silencers on its rig (`rigOf`), after one that warms up, in a
+    /// new order every round; after each, the followers of every rig in `settling` settle (what a round
+    /// leaves running, WirePlumber relinking the music after its call or a bridge deciding ahead, must
+    /// not weigh on the next rig's).
+    private static func measure(_ group: [Int], calls: Int, on rigOf: [Int: CallRig], settling rigs: [CallRig],
+                                _ silencers: [Silencer], _ count: Int, _ orders: inout RoundOrder,
+                                into results: inout [RigFigures]) throws {
         let followers = rigs.flatMap(\.followers)
         for round in 0...calls {
             for index in orders.order(group) {
-                let rig = rigs[rigOf[index]!]
+                let rig = rigOf[index]!
                 let measured: CallRig.Round
                 do { measured = try retakenIfTheCallNeverPlayed { try rig.round() } } catch {
                     throw BenchError("\(silencers[index]), \(count) streams: \(error)\n\(rig.diagnosis)")
