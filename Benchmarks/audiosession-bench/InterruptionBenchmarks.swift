@@ -56,6 +56,7 @@ extension Benchmarks {
                 against(floor, "phone → \(streams) corked by module-role-cork (inside the server), p50", cork.muted.median,
                         budget: "(reference)"),
             ] + seenFromOutside("", streams, shipped: shipped, noFade: noFade, fader: fader, floor: floorOfTwoMuters(results[3], results[4], \.firstSeen))
+                + againstTheFader("", count, shipped: shipped, fader: fader)
         }
     }
 
@@ -96,6 +97,20 @@ extension Benchmarks {
             against(floor, "\(stack)phone → \(streams) silenced, seen by the caller (from outside), fades off, p50",
                     noFade.firstSeen.median, p95: noFade.firstSeen.percentile(0.95), budget: "≤ 1.1×"),
         ]
+    }
+
+    /// The fade's first step of the shipped policies against that of a process of its own that fades as
+    /// they do: the bridge's own share of the fade, apart from what the server pays to carry out a
+    /// volume rather than a mute (the process fading pays that too). None past
+    /// ``EngineSettings/maxFadingStreams`` streams, where the shipped policies mute at once.
+    private static func againstTheFader(_ stack: String, _ count: Int, shipped: RigFigures,
+                                        fader: RigFigures) -> [ReportLine] {
+        guard count <= EngineSettings().maxFadingStreams else { return [] }
+        let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+        return [ReportLine(name: "\(stack)phone → \(streams) audibly silenced (first step), shipped policies, against a process of its own fading, p50",
+                   figure: shipped.firstChange.median.formatted,
+                   baseline: fader.firstChange.median.formatted + " a process fading",
+                   ratio: shipped.firstChange.median / fader.firstChange.median, budget: "(reference)")]
     }
 
     /// The second muting process against the first: how far two rigs that are the same read apart in the
@@ -140,6 +155,7 @@ extension Benchmarks {
                         fader.firstChange.median, budget: "(reference)"),
                 against(baseline, "\(stack): phone → \(streams) muted, fades off, p50", noFade.muted.median, budget: "≤ 1.1×"),
             ] + seenFromOutside("\(stack): ", streams, shipped: shipped, noFade: noFade, fader: fader, floor: floorOfTwoMuters(results[2], results[3], \.firstSeen))
+                + againstTheFader("\(stack): ", count, shipped: shipped, fader: fader)
             guard withRoles else { return lines }
             let wirePlumber = results[5]
             lines += [
