@@ -78,6 +78,12 @@ public final class Daemon: @unchecked Sendable {
         } else {
             output = LogOutput()
         }
+        // The signals are handled before the bridge takes its bus name, the moment it counts as ready
+        // (systemd's Type=dbus, the tests): a SIGHUP sent then (a reload) ended a bridge that had its
+        // name and not yet its handler, as the signal's default does.
+        signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] number in
+            if number == SIGHUP { loadPolicies() } else { stop() }
+        }
         core.writeJournal { [unowned self] action in journal.apply(action) }
         core.observeActions { [unowned self] action in
             log(action)
@@ -108,9 +114,6 @@ public final class Daemon: @unchecked Sendable {
             let service = BusService(core: core, connection: connection)
             try service.start()
             self.service = service
-        }
-        signals = PulseSignals(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] number in
-            if number == SIGHUP { loadPolicies() } else { stop() }
         }
         loadPolicies()
         loadPermissions()
