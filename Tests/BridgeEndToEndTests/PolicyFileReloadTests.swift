@@ -85,6 +85,40 @@ struct PolicyFileReloadTests {
         #expect(try categoryOfCustom() == "soloAmbient")
     }
 
+    /// The bridge counts as ready once it owns its bus name (systemd's Type=dbus, and a reload after it).
+    /// Under `strace`, every `rt_sigaction` of the bridge is held 150 ms, so a bridge that took its name
+    /// before it handled SIGHUP would own it for hundreds of milliseconds without the handler, and the
+    /// SIGHUP sent as soon as the name is seen would end it (the signal's default). Handled first, it
+    /// reloads the policies.
+    @Test("a SIGHUP as soon as the bridge owns its bus name reloads the policies: the handlers come before the name")
+    func signalsHandledBeforeTheName() throws {
+        let server = try SoundServer(.pulseaudio)
+        defer { server.stop() }
+        let log = server.root + "/logs/events-signals.jsonl"
+        let traced = try server.spawn(try TestProcess.which("strace"), [
+            "-qq", "-o", "/dev/null", "-e", "trace=rt_sigaction", "-e", "inject=rt_sigaction:delay_enter=150000",
+            BridgeDaemon.testBuild, "--server", server.address, "--log", "json", "--log-file", log,
+            "--policies", BridgeDaemon.policiesFolder,
+        ])
+        defer { _ = traced.stop() }
+        var bridge: Int32 = 0
+        try waitUntil("the bridge to own its name", timeout: .seconds(60)) {
+            guard traced.isRunning else { throw HarnessError("strace or the bridge exited: \(traced.output)") }
+            let (status, text) = try TestProcess.run("busctl", ["--address=\(server.busAddress!)", "status", "io.github.audiosession.Bridge1"],
+                                                     environment: server.environment)
+            let pid = text.split(separator: "\n").first { $0.hasPrefix("PID=") }.flatMap { Int32($0.dropFirst(4)) }
+            bridge = pid ?? 0
+            return status == 0 && pid != nil
+        }
+        kill(bridge, SIGHUP)
+        let files = try FileManager.default.contentsOfDirectory(atPath: BridgeDaemon.policiesFolder).filter { $0.hasSuffix(".toml") }.count
+        try waitUntil("the load at start and the reload", timeout: .seconds(30)) {
+            guard traced.isRunning else { throw HarnessError("the bridge ended on SIGHUP: \(traced.output)") }
+            return jsonLines(textSoFar(log)).filter { $0["event"] as? String == "policy.loaded" }.count >= 2 * files
+        }
+        #expect(kill(bridge, 0) == 0, "the bridge runs on")
+    }
+
     @Test("audiosessionctl policy check: 0 for good files, 1 with file:line:column for a broken one, 2 for bad usage")
     func policyCheck() throws {
         let ctl = BridgeDaemon.buildDirectory + "/audiosessionctl"
