@@ -7,6 +7,9 @@ import PulseAudioClient
 /// The benchmarks of DESIGN.md §3's performance budget. Each measures the bridge and, in the same
 /// run, a baseline it is compared with.
 enum Benchmarks {
+    /// "1 music stream", "10 music streams": how the report names a count of music streams.
+    static func musicStreams(_ count: Int) -> String { "\(count) music stream\(count == 1 ? "" : "s")" }
+
     // MARK: Device removal and method calls
 
     /// From the server reporting a device removed to the RouteChange signal arriving at a client, and a

@@ -64,7 +64,7 @@ extension Benchmarks {
                 _ = idle.handle(.streamChanged(music[0]), at: time + .milliseconds(1))
                 idles.append(ContinuousClock.now - idleStart)
             }
-            let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+            let streams = musicStreams(count)
             return [
                 ReportLine(name: "engine step: phone stream next to \(streams), p50",
                            figure: calls.median.formatted, baseline: idles.median.formatted + " a step that changes nothing",

@@ -36,7 +36,7 @@ extension Benchmarks {
                                          .clientMutes, .faderProcess]
             let results = try alternate(silencers, on: .pulseaudio, musicStreams: count, rounds: rounds)
             let (cork, shipped, noFade, caller, fader) = (results[0], results[1], results[2], results[5], results[6])
-            let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+            let streams = musicStreams(count)
             // The floor for anything outside the server (DESIGN §3): a process muting the streams itself.
             let floor = floorOfTwoMuters(results[3], results[4])
             return [
@@ -106,7 +106,7 @@ extension Benchmarks {
     private static func againstTheFader(_ stack: String, _ count: Int, shipped: RigFigures,
                                         fader: RigFigures) -> [ReportLine] {
         guard count <= EngineSettings().maxFadingStreams else { return [] }
-        let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+        let streams = musicStreams(count)
         return [ReportLine(name: "\(stack)phone → \(streams) audibly silenced (first step), shipped policies, against a process of its own fading, p50",
                    figure: shipped.firstChange.median.formatted,
                    baseline: fader.firstChange.median.formatted + " a process fading",
@@ -145,7 +145,7 @@ extension Benchmarks {
             if withRoles { silencers.append(.wirePlumberRoles) }
             let results = try alternate(silencers, on: kind, musicStreams: count, rounds: rounds)
             let (shipped, noFade, fader) = (results[0], results[1], results[4])
-            let streams = "\(count) music stream\(count == 1 ? "" : "s")"
+            let streams = musicStreams(count)
             let baseline = floorOfTwoMuters(results[2], results[3])
             var lines = [
                 spread(results[2], results[3], "\(stack): phone → \(streams)"),
