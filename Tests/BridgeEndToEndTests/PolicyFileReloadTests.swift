@@ -100,7 +100,13 @@ struct PolicyFileReloadTests {
             BridgeDaemon.testBuild, "--server", server.address, "--log", "json", "--log-file", log,
             "--policies", BridgeDaemon.policiesFolder,
         ])
-        defer { _ = traced.stop() }
+        // strace leaves its tracee running when it is stopped: the bridge (its child) is ended first.
+        defer {
+            let children = textSoFar("/proc/\(traced.pid)/task/\(traced.pid)/children").split(separator: " ").compactMap { Int32($0) }
+            for child in children { kill(child, SIGTERM) }
+            try? waitUntil("the bridge under strace to end") { children.allSatisfy { kill($0, 0) != 0 } }
+            _ = traced.stop()
+        }
         var bridge: Int32 = 0
         try waitUntil("the bridge to own its name", timeout: .seconds(60)) {
             guard traced.isRunning else { throw HarnessError("strace or the bridge exited: \(traced.output)") }
