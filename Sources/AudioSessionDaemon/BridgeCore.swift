@@ -154,6 +154,7 @@ public final class BridgeCore: @unchecked Sendable {
     /// observers hear of them after (``untoldFirstMoves``).
     private func sendAhead(_ moves: [PolicyAction]) {
         moves.forEach(carryOutEffect)
+        adapter.markLevelCommands()
         noteLevelCommands()
         untoldFirstMoves = moves
         releaseTimer.arm(after: .zero)
@@ -184,6 +185,7 @@ public final class BridgeCore: @unchecked Sendable {
             }
         }
         if commandsSent {
+            adapter.markLevelCommands()
             noteLevelCommands()
             releaseTimer.arm(after: .zero)
         } else if !releaseTimer.isArmed {
@@ -192,9 +194,10 @@ public final class BridgeCore: @unchecked Sendable {
         for observer in settledObservers { observer(event) }
     }
 
-    /// Tells the engine whether the server has answered every mute and volume sent: a fade's next step
-    /// waits for the answers (``PolicyEngine/stepFades()``), and gets its tick once they are in.
+    /// Tells the engine whether the server is done with every mute and volume sent (answered, and on
+    /// PulseAudio announced): a fade's next step waits for it (``PolicyEngine/stepFades()``), and gets
+    /// its tick once it is.
     private func noteLevelCommands() {
-        if schedule.levelCommands(unanswered: adapter.hasUnansweredLevelCommands) { send(.tick) }
+        if schedule.levelCommands(unanswered: adapter.awaitsLevelCommands) { send(.tick) }
     }
 }

@@ -113,3 +113,17 @@ extension PulseContext {
         }
     }
 }
+
+extension PulseContext {
+    /// Merges `properties` into the connection's own client (`pa_context_proplist_update`). With none,
+    /// nothing changes, but PulseAudio still announces a change of the client to every subscriber, after
+    /// every change it made before it: a marker in the order of its announcements.
+    public func updateOwnProperties(_ properties: [String: String] = [:], _ completion: @escaping Completion) {
+        let list = pa_proplist_new()
+        defer { pa_proplist_free(list) }
+        for (key, value) in properties { pa_proplist_sets(list, key, value) }
+        command("update the client's properties", completion) {
+            pa_context_proplist_update($0, PA_UPDATE_MERGE, list, SuccessBox.callback, $1)
+        }
+    }
+}

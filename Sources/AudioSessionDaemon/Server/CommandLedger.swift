@@ -15,11 +15,43 @@ final class CommandLedger {
     /// Notes the action sent in place `number`.
     func note(_ action: PolicyAction, at number: Int) { actions[number] = action }
 
+    /// Whether a level command left since the last marker (``markerSent()``).
+    private(set) var commandsSinceMarker = false
+    /// Markers sent on the connection whose announcement has not been heard (``ServerAdapter/markLevelCommands()``).
+    private(set) var markersUnannounced = 0
+    /// Of those, the ones the server answered: the next announcement of the connection's own client is theirs.
+    private var markersAnswered = 0
+
+    /// Whether the server has yet to answer a level command, or to announce the changes of those it answered.
+    var awaited: Bool { unanswered > 0 || markersUnannounced > 0 }
+
     /// A level command left; its answer is to come (``answered()``).
-    func sent() { unanswered += 1 }
+    func sent() {
+        unanswered += 1
+        commandsSinceMarker = true
+    }
 
     /// A level command's answer came.
     func answered() { unanswered -= 1 }
+
+    /// A marker left behind the level commands sent since the last one.
+    func markerSent() {
+        markersUnannounced += 1
+        commandsSinceMarker = false
+    }
+
+    /// A marker's answer came: the server has carried it out, and announces it with its next changes.
+    func markerAnswered() { markersAnswered += 1 }
+
+    /// A marker was refused: no announcement of it is to come.
+    func markerRefused() { markersUnannounced -= 1 }
+
+    /// The connection's own client was announced as changed: the server announced every marker it had
+    /// answered before, and every change made before those markers.
+    func ownClientAnnounced() {
+        markersUnannounced -= markersAnswered
+        markersAnswered = 0
+    }
 
     /// The action of place `number`, whose answer came; the place no longer holds it.
     func take(_ number: Int) -> PolicyAction? {

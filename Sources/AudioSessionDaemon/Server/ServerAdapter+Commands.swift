@@ -62,27 +62,6 @@ extension ServerAdapter {
         }
     }
 
-    /// Whether the server has yet to answer a mute or volume sent on the connection, or on the one it
-    /// took over from: a fade's next step waits for the answers (``PolicyEngine/stepFades()``).
-    public var hasUnansweredLevelCommands: Bool {
-        commandLedger.unanswered > 0 || (retiringLedger?.unanswered ?? 0) > 0
-    }
-
-    /// The connection that was to answer the level commands is gone: none is awaited any more.
-    func forgetUnansweredLevelCommands() {
-        let awaited = hasUnansweredLevelCommands
-        commandLedger = CommandLedger(capacity: 0)
-        retiringLedger = nil
-        if awaited { onLevelCommandsAnswered() }
-    }
-
-    /// A level command sent on `ledger`'s connection was answered: the shell hears when none is left.
-    func levelCommandAnswered(on ledger: CommandLedger) {
-        ledger.answered()
-        guard ledger === commandLedger || ledger === retiringLedger else { return }
-        if !hasUnansweredLevelCommands { onLevelCommandsAnswered() }
-    }
-
     /// A command's completion: a failure is reported back to the engine as the action's.
     private func completion(of action: PolicyAction) -> PulseContext.Completion {
         { [unowned self] result in

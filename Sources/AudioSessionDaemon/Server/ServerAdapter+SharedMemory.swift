@@ -84,9 +84,9 @@ extension ServerAdapter {
         retiring = nil
         old.discard()
         // Its answers are in (a last round trip), or it failed and they will not come.
-        let awaited = (retiringLedger?.unanswered ?? 0) > 0
+        let awaited = retiringLedger?.awaited == true
         retiringLedger = nil
-        if awaited && !hasUnansweredLevelCommands { onLevelCommandsAnswered() }
+        if awaited && !awaitsLevelCommands { onLevelCommandsAnswered() }
     }
 
     /// The connection with shared memory failed: the current one stays, and with `again` the takeover

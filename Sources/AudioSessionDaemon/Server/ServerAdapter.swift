@@ -27,8 +27,8 @@ public final class ServerAdapter: @unchecked Sendable {
     var commandLedger = CommandLedger(capacity: 0)
     /// The ledger of the connection the current one took over from, while it delivers its last answers.
     var retiringLedger: CommandLedger?
-    /// Runs when the server has answered every mute and volume the bridge sent, or the connection that
-    /// was to answer them is gone (``hasUnansweredLevelCommands``).
+    /// Runs when the server is done with every mute and volume the bridge sent (answered, and on
+    /// PulseAudio announced), or the connection that was to answer them is gone (``awaitsLevelCommands``).
     public var onLevelCommandsAnswered: () -> Void = {}
     /// How long a server must stay up before a connection with shared memory takes over; nil: the
     /// bridge's connection never takes up the server's shared memory (see `ServerAdapter+SharedMemory`).
@@ -162,7 +162,9 @@ public final class ServerAdapter: @unchecked Sendable {
             self.levelCommandAnswered(on: ledger)
         }
         context.onStateChange = { [unowned self, unowned context] state in self.stateChanged(state, of: context) }
-        context.onChange = { [unowned self] change in self.changed(change) }
+        context.onChange = { [unowned self, unowned context] change in
+            if !self.ownClientChanged(change, on: context) { self.changed(change) }
+        }
     }
 
     private func stateChanged(_ state: PulseContext.State, of context: PulseContext) {
