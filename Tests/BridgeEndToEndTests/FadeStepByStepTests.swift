@@ -16,57 +16,110 @@ import Testing
 /// is slow enough that its later steps never caught the server's turn, and the test could not fail.
 @Suite("A call's fade over players with long buffers is announced step by step", .serialized, .threadOfItsOwn)
 struct FadeStepByStepTests {
-    static let musicStreams = 10
-
     @Test("each music stream is announced at least twice during the call's fade: its first step, then its end")
     func stepByStep() throws {
-        // PulseAudio: pipewire-pulse answers a command before it carries it out, and announces changes
-        // as its graph takes them, so the order this test reads is PulseAudio's.
+        try withMusic(streams: 10) { bridged, server, music, announcements in
+            // The null sink renders two seconds ahead at once, then plays them out: a command right after
+            // such a render rewinds all of it, one just before the next render almost nothing.
+            var playedOut = false
+            try bridged.waitUntil("the sink to have played its first render out, then rendered the next", timeout: .seconds(20)) {
+                let ahead = try server.streams().map { $0["sink_latency_usec"] as? Int ?? 0 }.max() ?? 0
+                playedOut = playedOut || ahead < 500_000
+                return playedOut && ahead >= 1_500_000
+            }
+            let call = try TestProcess("pacat", ["--playback", "--client-name=Phone", "--property=media.role=phone", "/dev/urandom"],
+                                       environment: server.environment, logDirectory: server.root + "/logs", name: "phone")
+            defer { _ = call.stop() }
+            let callIndex = try server.stream(of: "Phone")["index"] as? Int ?? -1
+            try bridged.waitUntil("the music muted by the call") {
+                try server.streams().compactMap(ReportedStream.init).filter { music.contains($0.index) }.allSatisfy(\.mute)
+            }
+            // Read until pactl has printed them: piled up, each stream is announced once and the wait ends in
+            // its timeout, naming the counts.
+            func seen() -> [(UInt32, Int)] {
+                Self.changes(of: music, after: "'new' on sink-input #\(callIndex)", in: announcements.output).sorted { $0.key < $1.key }
+            }
+            try bridged.waitUntil("each music stream announced at least twice after the call; announcements per stream: \(seen())") {
+                seen().allSatisfy { $0.1 >= 2 }
+            }
+        }
+    }
+
+    /// PulseAudio writes its answers to commands before it announces what they changed, and reads the
+    /// next commands in between. A server held after each write, as a loaded machine holds it, read
+    /// there a fade step that left once the step before was answered, and announced the two as one
+    /// change (DECISIONS 128): every client saw the music go from playing to muted at once. Now a marker
+    /// behind each step makes the next one wait for the announcement. strace holds every write of the
+    /// server's main thread for 40 ms, longer than the whole fade, from just before each call until the
+    /// music is muted. The old order failed about one call in two, so the test makes three.
+    @Test("each call's fade is announced in at least two changes on a server held after each of its writes")
+    func stepByStepOnAHeldServer() throws {
+        try withMusic(streams: 1) { bridged, server, music, announcements in
+            let level = try server.streams().compactMap(ReportedStream.init).first { music.contains($0.index) }?.volume
+            for call in 1...3 {
+                let held = try Self.holdAfterEachWrite(server, by: .milliseconds(40))
+                defer { _ = held.stop() }
+                let phone = try TestProcess("pacat", ["--playback", "--client-name=Phone", "--property=media.role=phone", "/dev/urandom"],
+                                            environment: server.environment, logDirectory: server.root + "/logs", name: "phone-\(call)")
+                defer { _ = phone.stop() }
+                // Asked of the held server, as a user would: pactl's own connections and answers keep it
+                // writing, and so held, while the bridge's commands come in.
+                let callIndex = try server.stream(of: "Phone", timeout: .seconds(30))["index"] as? Int ?? -1
+                try bridged.waitUntil("the music muted by call \(call)", timeout: .seconds(30)) {
+                    try server.streams().compactMap(ReportedStream.init).filter { music.contains($0.index) }.allSatisfy(\.mute)
+                }
+                _ = held.stop()
+                _ = phone.stop()
+                try bridged.waitUntil("the music back at its level after call \(call)", timeout: .seconds(30)) {
+                    try server.streams().compactMap(ReportedStream.init).filter { music.contains($0.index) }
+                        .allSatisfy { !$0.mute && $0.volume == level }
+                }
+                let ended = "'remove' on sink-input #\(callIndex)"
+                try bridged.waitUntil("pactl to hear call \(call) end") { announcements.output.contains(ended) }
+                let during = Self.changes(of: music, after: "'new' on sink-input #\(callIndex)", in: announcements.output.components(separatedBy: ended)[0])
+                #expect(during.values.allSatisfy { $0 >= 2 }, "call \(call): announcements of the music during the call: \(during)")
+            }
+        }
+    }
+
+    /// A bridge (the release build) on PulseAudio with shared memory, `streams` music streams of `pacat`
+    /// as it comes (its own sample format and its own two-second buffer), and `pactl subscribe` hearing
+    /// the server. PulseAudio: pipewire-pulse answers a command before it carries it out, and announces
+    /// changes as its graph takes them, so the order these tests read is PulseAudio's.
+    func withMusic(streams: Int, _ body: (BridgedServer, SoundServer, [UInt32], TestProcess) throws -> Void) throws {
         let bridged = try BridgedServer(server: SoundServer(.pulseaudio), daemonArguments: ["--shared-memory-after", "0"],
                                         executable: BridgeDaemon.releaseBuild)
         defer { bridged.stop() }
         let server = bridged.server
         try bridged.daemon.waitUntilSharingMemory()
-        // pacat as it comes: its own sample format and its own two-second buffer.
-        let players = try (0..<Self.musicStreams).map { number in
+        let players = try (0..<streams).map { number in
             try TestProcess("pacat", ["--playback", "--client-name=Tunes", "--property=media.role=music", "/dev/zero"],
                             environment: server.environment, logDirectory: server.root + "/logs", name: "tunes-\(number)")
         }
         defer { players.forEach { _ = $0.stop() } }
         try bridged.waitUntil("the bridge to have the music streams") {
-            bridged.daemon.records("stream.added").filter { $0["app"] as? String == "Tunes" }.count == Self.musicStreams
+            bridged.daemon.records("stream.added").filter { $0["app"] as? String == "Tunes" }.count == streams
         }
         let music = try server.streams().compactMap(ReportedStream.init).filter { $0.app == "Tunes" }.map(\.index)
-        #expect(music.count == Self.musicStreams)
-
+        #expect(music.count == streams)
         let announcements = try TestProcess("pactl", ["subscribe"], environment: server.environment,
                                             logDirectory: server.root + "/logs", name: "pactl-subscribe")
         defer { _ = announcements.stop() }
         try Self.waitUntilSubscribed(announcements, server)
+        try body(bridged, server, music, announcements)
+    }
 
-        // The null sink renders two seconds ahead at once, then plays them out: a command right after
-        // such a render rewinds all of it, one just before the next render almost nothing.
-        var playedOut = false
-        try bridged.waitUntil("the sink to have played its first render out, then rendered the next", timeout: .seconds(20)) {
-            let ahead = try server.streams().map { $0["sink_latency_usec"] as? Int ?? 0 }.max() ?? 0
-            playedOut = playedOut || ahead < 500_000
-            return playedOut && ahead >= 1_500_000
+    /// Holds the server's main thread for `delay` after each of its writes, until the returned strace stops.
+    static func holdAfterEachWrite(_ server: SoundServer, by delay: Duration) throws -> TestProcess {
+        let microseconds = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
+        let strace = try server.spawn(try TestProcess.which("strace"), [
+            "-p", String(server.serverPID ?? 0), "-e", "trace=write", "-e", "inject=write:delay_exit=\(microseconds)", "-o", "/dev/null",
+        ])
+        try waitUntil("strace to hold the server") {
+            guard strace.isRunning else { throw HarnessError("strace exited: \(strace.output)") }
+            return strace.output.contains("attached")
         }
-        let call = try TestProcess("pacat", ["--playback", "--client-name=Phone", "--property=media.role=phone", "/dev/urandom"],
-                                   environment: server.environment, logDirectory: server.root + "/logs", name: "phone")
-        defer { _ = call.stop() }
-        let callIndex = try server.stream(of: "Phone")["index"] as? Int ?? -1
-        try bridged.waitUntil("the music muted by the call") {
-            try server.streams().compactMap(ReportedStream.init).filter { music.contains($0.index) }.allSatisfy(\.mute)
-        }
-        // Read until pactl has printed them: piled up, each stream is announced once and the wait ends in
-        // its timeout, naming the counts.
-        func seen() -> [(UInt32, Int)] {
-            Self.changes(of: music, after: "'new' on sink-input #\(callIndex)", in: announcements.output).sorted { $0.key < $1.key }
-        }
-        try bridged.waitUntil("each music stream announced at least twice after the call; announcements per stream: \(seen())") {
-            seen().allSatisfy { $0.1 >= 2 }
-        }
+        return strace
     }
 
     /// Waits until `pactl subscribe` hears the server: a sample uploaded (nothing the bridge acts on)
