@@ -213,6 +213,10 @@ extension PolicyEngine {
         for id in fadingStreams where readInPlace(id, { $0.fade == nil }) ?? true { fadingStreams.remove(id) }
     }
 
+    /// Whether a fade is under way: its next step waits until the server is done with the level
+    /// commands sent before it (``levelCommandsUnanswered``).
+    public var fadesUnderWay: Bool { !fadingStreams.isEmpty }
+
     /// Whether a fade's step was due at the last step and held there for the server's answers
     /// (``levelCommandsUnanswered``): a step that was due and not held was taken. The shell hands the
     /// engine a tick once the answers are in.

@@ -31,7 +31,7 @@ public final class BridgeCore: @unchecked Sendable {
         schedule = StepSchedule(engine: engine)
         adapter = ServerAdapter(loop: loop, server: server, sharedMemoryDelay: sharedMemoryDelay)
         adapter.onEvent = { [unowned self] event in self.send(event) }
-        adapter.onLevelCommandsAnswered = { [unowned self] in self.noteLevelCommands() }
+        adapter.onLevelCommandsSettled = { [unowned self] in self.noteLevelCommands() }
     }
 
     /// Sees every event as the engine steps it, before any of the step's actions is carried out.
@@ -154,7 +154,6 @@ public final class BridgeCore: @unchecked Sendable {
     /// observers hear of them after (``untoldFirstMoves``).
     private func sendAhead(_ moves: [PolicyAction]) {
         moves.forEach(carryOutEffect)
-        adapter.markLevelCommands()
         noteLevelCommands()
         untoldFirstMoves = moves
         releaseTimer.arm(after: .zero)
@@ -184,9 +183,12 @@ public final class BridgeCore: @unchecked Sendable {
             default: heldActions.append(action)
             }
         }
+        // While a fade is under way, its next step waits until the server is done with the commands
+        // before it: on PulseAudio, until a marker behind them is announced (DECISIONS 128). The first
+        // moves sent ahead get theirs here, at their step, before any tick of the fade.
+        let marked = schedule.engine.fadesUnderWay && adapter.markLevelCommands()
+        if commandsSent || marked { noteLevelCommands() }
         if commandsSent {
-            adapter.markLevelCommands()
-            noteLevelCommands()
             releaseTimer.arm(after: .zero)
         } else if !releaseTimer.isArmed {
             releaseHeldActions()

@@ -49,7 +49,7 @@ struct FadeStepByStepTests {
     /// next commands in between. A server held after each write, as a loaded machine holds it, read
     /// there a fade step that left once the step before was answered, and announced the two as one
     /// change (DECISIONS 128): every client saw the music go from playing to muted at once. Now a marker
-    /// behind each step makes the next one wait for the announcement. strace holds every write of the
+    /// behind each batch of a fade makes its next step wait for the announcement. strace holds every write of the
     /// server's main thread for 40 ms, longer than the whole fade, from just before each call until the
     /// music is muted. The old order failed about one call in two, so the test makes three.
     @Test("each call's fade is announced in at least two changes on a server held after each of its writes")
@@ -57,7 +57,7 @@ struct FadeStepByStepTests {
         try withMusic(streams: 1) { bridged, server, music, announcements in
             let level = try server.streams().compactMap(ReportedStream.init).first { music.contains($0.index) }?.volume
             for call in 1...3 {
-                let held = try Self.holdAfterEachWrite(server, by: .milliseconds(40))
+                let held = try Self.holdAfterEachWrite(server, milliseconds: 40)
                 defer { _ = held.stop() }
                 let phone = try TestProcess("pacat", ["--playback", "--client-name=Phone", "--property=media.role=phone", "/dev/urandom"],
                                             environment: server.environment, logDirectory: server.root + "/logs", name: "phone-\(call)")
@@ -109,11 +109,11 @@ struct FadeStepByStepTests {
         try body(bridged, server, music, announcements)
     }
 
-    /// Holds the server's main thread for `delay` after each of its writes, until the returned strace stops.
-    static func holdAfterEachWrite(_ server: SoundServer, by delay: Duration) throws -> TestProcess {
-        let microseconds = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
+    /// Holds the server's main thread for `milliseconds` after each of its writes, until the returned
+    /// strace stops.
+    static func holdAfterEachWrite(_ server: SoundServer, milliseconds: Int) throws -> TestProcess {
         let strace = try server.spawn(try TestProcess.which("strace"), [
-            "-p", String(server.serverPID ?? 0), "-e", "trace=write", "-e", "inject=write:delay_exit=\(microseconds)", "-o", "/dev/null",
+            "-p", String(server.serverPID ?? 0), "-e", "trace=write", "-e", "inject=write:delay_exit=\(milliseconds * 1000)", "-o", "/dev/null",
         ])
         try waitUntil("strace to hold the server") {
             guard strace.isRunning else { throw HarnessError("strace exited: \(strace.output)") }

@@ -11,7 +11,7 @@ import PulseAudioClient
 /// object while an earlier one of it waits to go out. On a loaded machine, the bridge's next fade step
 /// came in that gap: every client saw the music go from playing to muted in one change.
 ///
-/// So behind each batch of level commands the bridge sends a marker: an update of its own client that
+/// So while a fade is under way, behind each batch of level commands the bridge sends a marker: an update of its own client that
 /// changes nothing, which PulseAudio answers after the commands and announces after their changes. The
 /// batch is done when the first announcement of the bridge's own client after the marker's answer is
 /// heard: by then every change of the batch was announced to every subscriber. pipewire-pulse answers a
@@ -24,10 +24,12 @@ extension ServerAdapter {
         commandLedger.awaited || retiringLedger?.awaited == true
     }
 
-    /// Sends a marker behind the level commands sent since the last one, on PulseAudio.
-    public func markLevelCommands() {
+    /// Sends a marker behind the level commands sent since the last one, on PulseAudio. Returns whether
+    /// it sent one.
+    @discardableResult
+    public func markLevelCommands() -> Bool {
         guard cache.server != nil, !isPipeWire, commandLedger.commandsSinceMarker,
-              let context, context.state == .ready else { return }
+              let context, context.state == .ready else { return false }
         let ledger = commandLedger
         ledger.markerSent()
         context.updateOwnProperties { [unowned self] result in
@@ -35,6 +37,7 @@ extension ServerAdapter {
             ledger.markerRefused()
             levelCommandsSettled(on: ledger)
         }
+        return true
     }
 
     /// Takes a change announced on `connection` of its own client: the markers answered before it are
@@ -54,7 +57,7 @@ extension ServerAdapter {
         let awaited = awaitsLevelCommands
         commandLedger = CommandLedger(capacity: 0)
         retiringLedger = nil
-        if awaited { onLevelCommandsAnswered() }
+        if awaited { onLevelCommandsSettled() }
     }
 
     /// A level command sent on `ledger`'s connection was answered.
@@ -66,6 +69,6 @@ extension ServerAdapter {
     /// The shell hears when nothing is awaited any more of the level commands on any connection.
     private func levelCommandsSettled(on ledger: CommandLedger) {
         guard ledger === commandLedger || ledger === retiringLedger else { return }
-        if !awaitsLevelCommands { onLevelCommandsAnswered() }
+        if !awaitsLevelCommands { onLevelCommandsSettled() }
     }
 }

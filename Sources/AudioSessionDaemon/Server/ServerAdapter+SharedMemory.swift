@@ -86,7 +86,7 @@ extension ServerAdapter {
         // Its answers are in (a last round trip), or it failed and they will not come.
         let awaited = retiringLedger?.awaited == true
         retiringLedger = nil
-        if awaited && !awaitsLevelCommands { onLevelCommandsAnswered() }
+        if awaited && !awaitsLevelCommands { onLevelCommandsSettled() }
     }
 
     /// The connection with shared memory failed: the current one stays, and with `again` the takeover

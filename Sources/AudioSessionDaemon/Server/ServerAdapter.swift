@@ -29,7 +29,7 @@ public final class ServerAdapter: @unchecked Sendable {
     var retiringLedger: CommandLedger?
     /// Runs when the server is done with every mute and volume the bridge sent (answered, and on
     /// PulseAudio announced), or the connection that was to answer them is gone (``awaitsLevelCommands``).
-    public var onLevelCommandsAnswered: () -> Void = {}
+    public var onLevelCommandsSettled: () -> Void = {}
     /// How long a server must stay up before a connection with shared memory takes over; nil: the
     /// bridge's connection never takes up the server's shared memory (see `ServerAdapter+SharedMemory`).
     let sharedMemoryDelay: Duration?
