@@ -28,7 +28,7 @@ extension ServerAdapter {
     /// it sent one.
     @discardableResult
     public func markLevelCommands() -> Bool {
-        guard cache.server != nil, !isPipeWire, commandLedger.commandsSinceMarker,
+        guard answersOnceCarriedOut, commandLedger.commandsSinceMarker,
               let context, context.state == .ready else { return false }
         let ledger = commandLedger
         ledger.markerSent()
@@ -66,9 +66,16 @@ extension ServerAdapter {
         levelCommandsSettled(on: ledger)
     }
 
-    /// The shell hears when nothing is awaited any more of the level commands on any connection.
+    /// The shell hears when nothing is awaited any more of the level commands on any connection. On
+    /// PulseAudio the queries held for first moves (``holdsChangeQueries``) go out then: the server has
+    /// carried the moves out, and the questions reach it before those who heard of the change read it.
     private func levelCommandsSettled(on ledger: CommandLedger) {
-        guard ledger === commandLedger || ledger === retiringLedger else { return }
-        if !awaitsLevelCommands { onLevelCommandsSettled() }
+        guard ledger === commandLedger || ledger === retiringLedger, !awaitsLevelCommands else { return }
+        if holdsChangeQueries, holdEndsWithAnswers, answersOnceCarriedOut { holdsChangeQueries = false }
+        onLevelCommandsSettled()
     }
+
+    /// Whether the server answers a command once it has carried it out: PulseAudio does; pipewire-pulse
+    /// answers first and carries it out as its graph goes.
+    private var answersOnceCarriedOut: Bool { cache.server != nil && !isPipeWire }
 }

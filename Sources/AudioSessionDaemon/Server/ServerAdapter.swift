@@ -72,10 +72,18 @@ public final class ServerAdapter: @unchecked Sendable {
     /// While set, the changes' queries are held too (new objects are still asked for at once), and go
     /// out once it is cleared: while a call's first moves have their head start, the server is carrying
     /// them out and announcing every stream they changed, and a query about each would have it answer
-    /// them in between, for events that wait for the call's step anyway.
+    /// them in between, for events that wait for the call's step anyway. Set while level commands are
+    /// awaited, on PulseAudio it clears itself once the server has answered them all
+    /// (``levelCommandsSettled(on:)``): held to the step, the queries met the reads of those who heard
+    /// of the change.
     public var holdsChangeQueries = false {
-        didSet { if oldValue, !holdsChangeQueries { askHeld() } }
+        didSet {
+            if oldValue, !holdsChangeQueries { askHeld() }
+            if !oldValue, holdsChangeQueries { holdEndsWithAnswers = awaitsLevelCommands }
+        }
     }
+    /// Whether ``holdsChangeQueries`` was set while level commands were awaited.
+    var holdEndsWithAnswers = false
     /// Each known stream's process (its chain and sandbox), with the process it was read for.
     var streamProcesses: [StreamID: ProcessFacts] = [:]
     /// Each client's process, read when the client connects: an app connects before it plays, so its
