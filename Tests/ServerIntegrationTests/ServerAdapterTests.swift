@@ -162,6 +162,25 @@ struct ServerAdapterTests {
         try waitUntil("the held change to reach the engine") { bridge.seenEvents().contains(where: lowered) }
     }
 
+    @Test("a hold of the change queries set while a level command is out ends once PulseAudio has answered it; on pipewire-pulse it lasts",
+          arguments: SoundServerKind.underTest)
+    func holdEndsWithTheAnswers(kind: SoundServerKind) throws {
+        let (bridge, _, player) = try bridgeWithPlayer(kind)
+        defer { bridge.stop() }
+        let heldAtFirst = bridge.onLoop { core -> Bool in
+            core.adapter.execute(.setStreamMute(player, true, why: "test"))
+            core.adapter.holdsChangeQueries = true
+            return core.adapter.awaitsLevelCommands
+        }
+        #expect(heldAtFirst, "the mute is awaited as the hold is set")
+        try waitUntil("the server to answer the mute") { !bridge.onLoop { $0.adapter.awaitsLevelCommands } }
+        let holds = bridge.onLoop { $0.adapter.holdsChangeQueries }
+        // PulseAudio answers once it has carried the mute out; pipewire-pulse answers before it does.
+        #expect(holds == (kind != .pulseaudio))
+        bridge.onLoop { $0.adapter.holdsChangeQueries = false }
+        try waitUntil("the server to report the stream muted") { try bridge.server.reportedStream(index: player.index)?.mute == true }
+    }
+
     @Test("a pulse client's process is the app's on every stack, not pipewire-pulse's, and its streams take it from there",
           arguments: SoundServerKind.underTest)
     func pulseClientProcess(kind: SoundServerKind) throws {
