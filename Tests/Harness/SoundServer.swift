@@ -245,8 +245,19 @@ public final class SoundServer: @unchecked Sendable {
         try addSink(name: "speaker", description: "Speaker", properties: ["device.form_factor": "internal", "device.bus": "pci"])
         try addSource(name: "mic", description: "Microphone", properties: ["device.form_factor": "internal", "device.bus": "pci"])
         // pipewire-pulse answers "Not supported" until WirePlumber has published its "default" metadata.
-        try waitUntil("pipewire-pulse to accept a default sink and source") {
-            (try? pactl(["set-default-sink", "speaker"])) != nil && (try? pactl(["set-default-source", "mic"])) != nil
+        // Should it never, the failure says what pipewire-pulse last answered and what it had.
+        var refused = ""
+        try waitUntil("pipewire-pulse to accept a default sink and source (the last refusal: \(refused); "
+                      + "WirePlumber running: \(wirePlumber?.isRunning == true); sinks: \((try? pactl(["list", "short", "sinks"])) ?? "?"); "
+                      + "sources: \((try? pactl(["list", "short", "sources"])) ?? "?"))") {
+            do {
+                _ = try pactl(["set-default-sink", "speaker"])
+                _ = try pactl(["set-default-source", "mic"])
+                return true
+            } catch {
+                refused = "\(error)"
+                return false
+            }
         }
         try waitUntil("the defaults") {
             let info = try pactl(["info"])
