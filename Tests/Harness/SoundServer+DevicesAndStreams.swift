@@ -109,7 +109,8 @@ extension SoundServer {
             throw HarnessError("could not start \(executable) detached: \(output)")
         }
         recordChild(pid)
-        lock.withLock { detached.append(pid) }
+        let identity = Self.identity(of: pid)
+        lock.withLock { detached.append(identity) }
         return pid
     }
 

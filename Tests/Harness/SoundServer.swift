@@ -98,9 +98,10 @@ public final class SoundServer: @unchecked Sendable {
         guard let wirePlumber else { return "" }
         return wirePlumber.output.split(separator: "\n").suffix(40).joined(separator: "\n")
     }
-    /// The test's client processes and the detached ones (by pid), both under `lock`; ended at `stop()`.
+    /// The test's client processes and the detached ones (by pid and start time, ``identity(of:)``), both
+    /// under `lock`; ended at `stop()`.
     var clients: [TestProcess] = []
-    var detached: [Int32] = []
+    var detached: [String] = []
     private var watchdog: DispatchWorkItem?
     let lock = NSLock()
 
@@ -248,7 +249,7 @@ public final class SoundServer: @unchecked Sendable {
         // Should it never, the failure says what pipewire-pulse last answered and what it had.
         var refused = ""
         try waitUntil("pipewire-pulse to accept a default sink and source (the last refusal: \(refused); "
-                      + "WirePlumber running: \(wirePlumber?.isRunning == true); sinks: \((try? pactl(["list", "short", "sinks"])) ?? "?"); "
+                      + "WirePlumber running: \(wirePlumber?.isRunning == true), its last words: \(wirePlumber?.output.suffix(1500) ?? ""); sinks: \((try? pactl(["list", "short", "sinks"])) ?? "?"); "
                       + "sources: \((try? pactl(["list", "short", "sources"])) ?? "?"))") {
             do {
                 _ = try pactl(["set-default-sink", "speaker"])
@@ -274,7 +275,10 @@ public final class SoundServer: @unchecked Sendable {
     /// Ends every process and removes the temporary folder. Safe to call more than once.
     public func stop() {
         watchdog?.cancel()
-        for pid in lock.withLock({ detached }) { kill(pid, SIGKILL) }
+        // A detached process is no child of ours: once it ends, its pid is free for any process, another
+        // test's WirePlumber as well (seen in fresh-clone runs once the pids had wrapped). Only the very
+        // process started is ended.
+        for written in lock.withLock({ detached }) { if let pid = Self.liveProcess(written[...]) { kill(pid, SIGKILL) } }
         let all = lock.withLock { () -> [TestProcess] in
             defer { processes = []; clients = []; detached = [] }
             return (clients + processes).reversed()
