@@ -249,7 +249,7 @@ public final class SoundServer: @unchecked Sendable {
         // Should it never, the failure says what pipewire-pulse last answered and what it had.
         var refused = ""
         try waitUntil("pipewire-pulse to accept a default sink and source (the last refusal: \(refused); "
-                      + "WirePlumber running: \(wirePlumber?.isRunning == true), its last words: \(wirePlumber?.output.suffix(1500) ?? ""); sinks: \((try? pactl(["list", "short", "sinks"])) ?? "?"); "
+                      + "WirePlumber running: \(wirePlumber?.isRunning == true), its last words: \(graphManagerOutput); sinks: \((try? pactl(["list", "short", "sinks"])) ?? "?"); "
                       + "sources: \((try? pactl(["list", "short", "sources"])) ?? "?"))") {
             do {
                 _ = try pactl(["set-default-sink", "speaker"])
