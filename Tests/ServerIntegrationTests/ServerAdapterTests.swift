@@ -181,6 +181,19 @@ struct ServerAdapterTests {
         try waitUntil("the server to report the stream muted") { try bridge.server.reportedStream(index: player.index)?.mute == true }
     }
 
+    @Test("a stopped adapter holds no inotify watch: a user has few, and bridges in one process add up",
+          arguments: SoundServerKind.underTest)
+    func stoppedAdapterLetsGoOfItsWatches(kind: SoundServerKind) throws {
+        let bridge = try BridgeUnderTest(kind)
+        defer { bridge.stop() }
+        #expect(bridge.onLoop { $0.adapter.watchesFiles }, "a running adapter watches the server's socket")
+        let watchingAfterStop = bridge.onLoop { core -> Bool in
+            core.adapter.stop()
+            return core.adapter.watchesFiles
+        }
+        #expect(!watchingAfterStop)
+    }
+
     @Test("a pulse client's process is the app's on every stack, not pipewire-pulse's, and its streams take it from there",
           arguments: SoundServerKind.underTest)
     func pulseClientProcess(kind: SoundServerKind) throws {

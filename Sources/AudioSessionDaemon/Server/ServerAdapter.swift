@@ -49,10 +49,8 @@ public final class ServerAdapter: @unchecked Sendable {
     /// Quick retries left after the socket was made: a server binds its socket a moment before it
     /// listens on it, and a connection in between is refused.
     private var quickRetries = 0
-    /// The server's socket, watched so that a server that comes back is connected to at once.
-    private lazy var socketWatch = ServerSocketWatch.socketPath(of: server).flatMap {
-        ServerSocketWatch(loop: loop, socketPath: $0) { [unowned self] in self.socketAppeared() }
-    }
+    /// The server's socket, watched (from start to stop) so that a server back is connected to at once.
+    private var socketWatch: ServerSocketWatch?
     private var lostAnnounced = false
     private var stopped = false
     /// Orders queries and removals so that a late answer never resurrects a removed object.
@@ -96,10 +94,11 @@ public final class ServerAdapter: @unchecked Sendable {
     /// once for what it is recognised from, not on every change of a stream's volume or state, nor
     /// for every new stream.
     var recognizer = AppRecognizer(environment: ProcessInfo.processInfo.environment)
-    /// Reports changes of the desktop-entry folders, so that recognising a stream's app looks at none.
-    private lazy var desktopEntryWatch = FolderWatch(loop: loop, folders: recognizer.entries.folders) { [unowned self] in
-        recognizer.entries.changeReported()
-    }
+    /// Reports changes of the desktop-entry folders (from start to stop), so that recognising an app
+    /// looks at none.
+    private var desktopEntryWatch: FolderWatch?
+    /// Whether the adapter holds an inotify watch: a user has few (128 by default).
+    var watchesFiles: Bool { socketWatch != nil || desktopEntryWatch != nil }
     /// The default sink and source as the bridge's own connection names them (on PipeWire they can lag
     /// behind the server's; see ``DefaultDeviceCheck``), for moves (see `ServerAdapter+Commands`).
     var connectionDefaults: (sink: String?, source: String?) = (nil, nil)
@@ -129,9 +128,14 @@ public final class ServerAdapter: @unchecked Sendable {
     public func start() {
         stopped = false
         // The desktop entries are read now, not while a call's first stream waits for them.
+        desktopEntryWatch = FolderWatch(loop: loop, folders: recognizer.entries.folders) { [unowned self] in
+            recognizer.entries.changeReported()
+        }
         recognizer.entries.isWatched = desktopEntryWatch != nil
         recognizer.entries.refreshIfChanged()
-        _ = socketWatch
+        socketWatch = ServerSocketWatch.socketPath(of: server).flatMap {
+            ServerSocketWatch(loop: loop, socketPath: $0) { [unowned self] in self.socketAppeared() }
+        }
         connect()
     }
 
@@ -146,6 +150,7 @@ public final class ServerAdapter: @unchecked Sendable {
         defaultsCheck.stop()
         endMoveConnections()
         endSharedMemoryUpgrade()
+        (socketWatch, desktopEntryWatch) = (nil, nil)
     }
 
     private func connect() {
