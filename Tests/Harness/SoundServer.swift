@@ -248,9 +248,10 @@ public final class SoundServer: @unchecked Sendable {
         // pipewire-pulse answers "Not supported" until WirePlumber has published its "default" metadata.
         // Should it never, the failure says what pipewire-pulse last answered and what it had.
         var refused = ""
-        try waitUntil("pipewire-pulse to accept a default sink and source (the last refusal: \(refused); "
-                      + "WirePlumber running: \(wirePlumber?.isRunning == true), its last words: \(graphManagerOutput); sinks: \((try? pactl(["list", "short", "sinks"])) ?? "?"); "
-                      + "sources: \((try? pactl(["list", "short", "sources"])) ?? "?"))") {
+        func devices(_ kind: String) -> String { (try? pactl(["list", "short", kind])) ?? "?" }
+        try waitUntil("pipewire-pulse to accept a default sink and source (the last refusal: \(refused); WirePlumber "
+                      + "running: \(wirePlumber?.isRunning == true), its last words: \(graphManagerOutput); "
+                      + "sinks: \(devices("sinks")); sources: \(devices("sources")))") {
             do {
                 _ = try pactl(["set-default-sink", "speaker"])
                 _ = try pactl(["set-default-source", "mic"])
@@ -276,8 +277,8 @@ public final class SoundServer: @unchecked Sendable {
     public func stop() {
         watchdog?.cancel()
         // A detached process is no child of ours: once it ends, its pid is free for any process, another
-        // test's WirePlumber as well (seen in fresh-clone runs once the pids had wrapped). Only the very
-        // process started is ended.
+        // test's server as well, and the pids wrap within a run (32768 here). Only the very process
+        // started is ended.
         for written in lock.withLock({ detached }) { if let pid = Self.liveProcess(written[...]) { kill(pid, SIGKILL) } }
         let all = lock.withLock { () -> [TestProcess] in
             defer { processes = []; clients = []; detached = [] }

@@ -11,10 +11,11 @@ import PulseAudioClient
 /// object while an earlier one of it waits to go out. On a loaded machine, the bridge's next fade step
 /// came in that gap: every client saw the music go from playing to muted in one change.
 ///
-/// So while a fade is under way, behind each batch of level commands the bridge sends a marker: an update of its own client that
-/// changes nothing, which PulseAudio answers after the commands and announces after their changes. The
-/// batch is done when the first announcement of the bridge's own client after the marker's answer is
-/// heard: by then every change of the batch was announced to every subscriber. pipewire-pulse answers a
+/// So while a fade is under way, behind each batch of level commands the bridge sends a marker: an
+/// update of its own client that changes nothing, which PulseAudio answers after the commands and
+/// announces after their changes. The batch is done when the first announcement of the bridge's own
+/// client after the marker's answer is heard: by then every change of the batch was announced to every
+/// subscriber. pipewire-pulse answers a
 /// command before it carries it out and announces as its graph goes; there a batch is done once answered.
 extension ServerAdapter {
     /// Whether the server has yet to answer a mute or volume sent on the connection, or on the one it
@@ -26,7 +27,6 @@ extension ServerAdapter {
 
     /// Sends a marker behind the level commands sent since the last one, on PulseAudio. Returns whether
     /// it sent one.
-    @discardableResult
     public func markLevelCommands() -> Bool {
         guard answersOnceCarriedOut, commandLedger.commandsSinceMarker,
               let context, context.state == .ready else { return false }
