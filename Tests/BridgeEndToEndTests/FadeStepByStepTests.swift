@@ -49,12 +49,14 @@ struct FadeStepByStepTests {
     /// next commands in between. A server held after each write, as a loaded machine holds it, read
     /// there a fade step that left once the step before was answered, and announced the two as one
     /// change (DECISIONS 128): every client saw the music go from playing to muted at once. Now a marker
-    /// behind each batch of a fade makes its next step wait for the announcement. strace holds every write of the
-    /// server's main thread for 40 ms, longer than the whole fade, from just before each call until the
-    /// music is muted. The old order failed about one call in two, so the test makes three.
-    @Test("each call's fade is announced in at least two changes on a server held after each of its writes")
-    func stepByStepOnAHeldServer() throws {
-        try withMusic(streams: 1) { bridged, server, music, announcements in
+    /// behind each batch of a fade makes its next step wait for the announcement. strace holds every
+    /// write of the server's main thread for 40 ms, longer than the whole fade, from just before each
+    /// call until the music is muted. The old order failed about one call in two with `pacat`, so the
+    /// test makes three; mpv is the player people run.
+    @Test("each call's fade is announced in at least two changes on a server held after each of its writes",
+          arguments: Player.allCases)
+    func stepByStepOnAHeldServer(player: Player) throws {
+        try withMusic(streams: 1, player: player) { bridged, server, music, announcements in
             let level = try server.streams().compactMap(ReportedStream.init).first { music.contains($0.index) }?.volume
             for call in 1...3 {
                 let held = try Self.holdAfterEachWrite(server, milliseconds: 40)
@@ -82,18 +84,37 @@ struct FadeStepByStepTests {
         }
     }
 
-    /// A bridge (the release build) on PulseAudio with shared memory, `streams` music streams of `pacat`
-    /// as it comes (its own sample format and its own two-second buffer), and `pactl subscribe` hearing
-    /// the server. PulseAudio: pipewire-pulse answers a command before it carries it out, and announces
-    /// changes as its graph takes them, so the order these tests read is PulseAudio's.
-    func withMusic(streams: Int, _ body: (BridgedServer, SoundServer, [UInt32], TestProcess) throws -> Void) throws {
+    /// A music player the fades are heard over, its streams named Tunes.
+    enum Player: String, CaseIterable, CustomStringConvertible, Sendable {
+        /// `pacat` as it comes: its own sample format and its own two-second buffer.
+        case pacat
+        /// mpv playing a tone, without its MPRIS plugin (`--no-config`): the bridge can only fade and mute it.
+        case mpv
+
+        var description: String { rawValue }
+
+        var command: (program: String, arguments: [String]) {
+            switch self {
+            case .pacat: ("pacat", ["--playback", "--client-name=Tunes", "--property=media.role=music", "/dev/zero"])
+            case .mpv: ("mpv", ["--no-config", "--no-video", "--no-terminal", "--ao=pulse", "--audio-buffer=2", "--audio-client-name=Tunes",
+                                "av://lavfi:sine=frequency=440"])
+            }
+        }
+    }
+
+    /// A bridge (the release build) on PulseAudio with shared memory, `streams` music streams of
+    /// `player`, and `pactl subscribe` hearing the server. PulseAudio: pipewire-pulse answers a command
+    /// before it carries it out, and announces changes as its graph takes them, so the order these tests
+    /// read is PulseAudio's.
+    func withMusic(streams: Int, player: Player = .pacat,
+                   _ body: (BridgedServer, SoundServer, [UInt32], TestProcess) throws -> Void) throws {
         let bridged = try BridgedServer(server: SoundServer(.pulseaudio), daemonArguments: ["--shared-memory-after", "0"],
                                         executable: BridgeDaemon.releaseBuild)
         defer { bridged.stop() }
         let server = bridged.server
         try bridged.daemon.waitUntilSharingMemory()
         let players = try (0..<streams).map { number in
-            try TestProcess("pacat", ["--playback", "--client-name=Tunes", "--property=media.role=music", "/dev/zero"],
+            try TestProcess(player.command.program, player.command.arguments,
                             environment: server.environment, logDirectory: server.root + "/logs", name: "tunes-\(number)")
         }
         defer { players.forEach { _ = $0.stop() } }
