@@ -26,7 +26,7 @@ RUN_PACKAGES := pulseaudio pulseaudio-utils dbus dbus-daemon
 TEST_PACKAGES := pipewire pipewire-pulse wireplumber libspa-0.2-bluetooth pulseaudio-module-bluetooth libglib2.0-bin systemd python3 python3-dbus python3-gi gir1.2-glib-2.0 \
 	libglib2.0-dev gcc make mpv mpv-mpris playerctl speech-dispatcher speech-dispatcher-espeak-ng espeak-ng chromium xvfb firefox-esr \
 	gstreamer1.0-tools gstreamer1.0-pulseaudio gstreamer1.0-plugins-base librsvg2-bin tmux strace \
-	man-db lintian dpkg-dev desktop-file-utils xfce4-panel x11-apps imagemagick
+	man-db lintian dpkg-dev desktop-file-utils xfce4-panel imagemagick
 
 # Installs the named Debian packages that are missing, with sudo when not root.
 define ensure_packages

@@ -34,9 +34,15 @@ struct PanelHostTests {
 
     /// Takes a picture of the panel's strip; returns its file and how many of its pixels are dark (an
     /// icon on the light panel; the empty panel has none).
+    ///
+    /// The picture is one `GetImage` of the root window (ImageMagick's `import` without `-descend`),
+    /// which the X server carries out whole. The panel's windows have a depth of 32 on a root of 24, and
+    /// `xwd -root` then reads each such window's area on its own, after listing them: a window the
+    /// panel unmapped or resized in between (its tray adding the item's icon) failed the read with
+    /// `BadMatch` under `make stress`.
     static func shoot(_ display: String, _ server: SoundServer, to file: String) throws -> Int {
-        let command = "xwd -root -silent -display \(display) | /usr/bin/convert xwd:- -crop 1024x\(panelHeight)+0+0 +repage png:'\(file)'"
-        let (status, output) = try TestProcess.run("/bin/sh", ["-c", command], environment: server.environment)
+        let arguments = ["-display", display, "-silent", "-window", "root", "-crop", "1024x\(panelHeight)+0+0", "+repage", "png:\(file)"]
+        let (status, output) = try TestProcess.run("/usr/bin/import", arguments, environment: server.environment)
         guard status == 0 else { throw HarnessError("screenshot: \(output)") }
         let (_, count) = try TestProcess.run("/usr/bin/convert", [file, "-colorspace", "Gray", "-threshold", "50%", "-negate",
                                                                 "-format", "%[fx:round(mean*w*h)]", "info:"],
