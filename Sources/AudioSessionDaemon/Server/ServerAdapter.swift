@@ -59,14 +59,14 @@ public final class ServerAdapter: @unchecked Sendable {
     /// changes to one object once). A new object is asked for at once (a stream an app just started
     /// matters most), and the changes that come while its answer is out wait for it (a client's
     /// excepted): a new stream comes with a change event for every other stream on its sink.
-    private var pendingQueries: [PulseChange] = []
-    private var heldChanges: [PulseChange] = []
+    var pendingQueries: [PulseChange] = []
+    var heldChanges: [PulseChange] = []
     /// Whether a change of that object waits to be asked about (``holdsChangeQueries``).
     func holdsChange(of facility: PulseFacility, _ index: UInt32) -> Bool {
         heldChanges.contains { $0.facility == facility && $0.index == index }
     }
     /// The new objects whose answers are out, clients excepted; the changes are held until none is.
-    private var newQueriesOut: [PulseChange] = []
+    var newQueriesOut: [PulseChange] = []
     /// While set, the changes' queries are held too (new objects are still asked for at once), and go
     /// out once it is cleared: while a call's first moves have their head start, the server is carrying
     /// them out and announcing every stream they changed, and a query about each would have it answer
@@ -104,7 +104,7 @@ public final class ServerAdapter: @unchecked Sendable {
     var connectionDefaults: (sink: String?, source: String?) = (nil, nil)
     /// Moves under way on connections of their own (see `ServerAdapter+Commands`).
     var moveConnections: [ErrandConnection] = []
-    private lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
+    lazy var queryFlush = PulseDeferred(loop: loop) { [unowned self] in self.askPending() }
     /// The defaults as a new connection reads them, which PipeWire needs (see ``DefaultDeviceCheck``).
     lazy var defaultsCheck = DefaultDeviceCheck(loop: loop, server: server) { [unowned self] in
         self.defaultsChecked($0)
@@ -273,130 +273,5 @@ public final class ServerAdapter: @unchecked Sendable {
             items.forEach { self.streamArrived($0, askedAt: started) }
         })
         group.seal()
-    }
-
-    // MARK: Subscription events
-
-    func changed(_ change: PulseChange) {
-        guard let context, context.state == .ready else { return }
-        let sameObject = { (other: PulseChange) in other.isAboutSameObject(as: change) }
-        if change.kind == .remove {
-            order.removed(change.facility, change.index)
-            pendingQueries.removeAll(where: sameObject)
-            heldChanges.removeAll(where: sameObject)
-            removed(change.facility, change.index)
-            if [.sink, .source].contains(change.facility) { checkDefaultsOnPipeWire() }
-            return
-        }
-        // A new client is asked for at once too, but holds nothing: it brings no change of another
-        // object and no command waits for it. Held behind it, the question about a level someone just
-        // set (from a new connection: pactl's) would go out after the bridge's next command to that
-        // stream, which the server carries out over the level before answering.
-        if change.kind == .new { return change.facility == .client ? ask(change, context) : askNew(change, context) }
-        // A change of an object whose first answer is still out is in that answer.
-        guard !pendingQueries.contains(where: sameObject), !newQueriesOut.contains(where: sameObject) else { return }
-        pendingQueries.append(change)
-        queryFlush.setEnabled(true)
-    }
-
-    /// Asks for a new object at once, not at the end of the loop turn: the commands the engine decides
-    /// on a new stream (muting the others for a call) wait for this answer. The changes gathered until
-    /// every new object's answer is in are asked for then, so those commands reach the server before
-    /// it answers about every other stream.
-    private func askNew(_ change: PulseChange, _ context: PulseContext) {
-        newQueriesOut.append(change)
-        ask(change, context) { [unowned self] in
-            guard isCurrent(context) else { return }  // answered by a connection since replaced
-            newQueriesOut.removeAll { $0.isAboutSameObject(as: change) }
-            askHeld()
-        }
-    }
-
-    /// Sends the held change queries, unless a new object's answer is out or they are held
-    /// (``holdsChangeQueries``); on the connection there is now (a takeover may have retired the one a
-    /// new object's answer came on).
-    private func askHeld() {
-        guard newQueriesOut.isEmpty, !holdsChangeQueries, !heldChanges.isEmpty else { return }
-        let held = heldChanges
-        heldChanges = []
-        if let current = context, current.state == .ready { held.forEach { ask($0, current) } }
-    }
-
-    /// Sends the gathered change queries, or holds them while a new object's answer is out or
-    /// ``holdsChangeQueries`` is set.
-    private func askPending() {
-        queryFlush.setEnabled(false)
-        let changes = pendingQueries
-        pendingQueries = []
-        guard let context, context.state == .ready else { return }
-        guard newQueriesOut.isEmpty, !holdsChangeQueries else {
-            for change in changes where !heldChanges.contains(where: change.isAboutSameObject) {
-                heldChanges.append(change)
-            }
-            return
-        }
-        changes.forEach { ask($0, context) }
-    }
-
-    /// The connection taken over from failed before its last answers came in: those answers (a new
-    /// stream's among them) are read again on the connection there is now, with everything else.
-    func retiringConnectionFailed() {
-        forgetPendingQueries()
-        readEverything()
-    }
-
-    /// Forgets the queries not sent yet (the connection is gone).
-    private func forgetPendingQueries() {
-        pendingQueries = []
-        heldChanges = []
-        newQueriesOut = []
-    }
-
-    /// Queries the object an event names; a late answer about a removed object is dropped. `answered`
-    /// runs after the answer was taken in.
-    private func ask(_ change: PulseChange, _ context: PulseContext, answered whenAnswered: @escaping () -> Void = {}) {
-        let asked = order.querySent()
-        let answered = { [unowned self] in
-            guard self.isCurrent(context) else { return whenAnswered() }
-            self.order.queryAnswered(asked)
-            whenAnswered()
-        }
-        switch change.facility {
-        case .server:
-            context.serverInfo { [unowned self] in
-                if case .success(let info) = $0 { self.serverInfoReported(info) }
-                answered()
-            }
-        case .sink:
-            context.sink(change.index) { [unowned self] in
-                if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
-                answered()
-            }
-        case .source:
-            context.source(change.index) { [unowned self] in
-                if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
-                answered()
-            }
-        case .sinkInput:
-            context.sinkInput(change.index, reading: ServerTranslation.streamKeysRead) { [unowned self] in
-                if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
-                answered()
-            }
-        case .sourceOutput:
-            context.sourceOutput(change.index, reading: ServerTranslation.streamKeysRead) { [unowned self] in
-                if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
-                answered()
-            }
-        case .card:
-            context.card(change.index) { [unowned self] in
-                if case .success(let card?) = $0 { self.cardArrived(card, askedAt: asked) }
-                answered()
-            }
-        case .client:
-            context.client(change.index) { [unowned self] in
-                if case .success(let client?) = $0 { self.clientArrived(client, askedAt: asked) }
-                answered()
-            }
-        }
     }
 }
