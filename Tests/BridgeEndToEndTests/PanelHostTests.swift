@@ -38,8 +38,8 @@ struct PanelHostTests {
     /// The picture is one `GetImage` of the root window (ImageMagick's `import` without `-descend`),
     /// which the X server carries out whole. The panel's windows have a depth of 32 on a root of 24, and
     /// `xwd -root` then reads each such window's area on its own, after listing them: a window the
-    /// panel unmapped or resized in between (its tray adding the item's icon) failed the read with
-    /// `BadMatch` under `make stress`.
+    /// panel unmapped or resized in between (most likely its tray adding the item's icon) failed the
+    /// read with `BadMatch` under `make stress`.
     static func shoot(_ display: String, _ server: SoundServer, to file: String) throws -> Int {
         let arguments = ["-display", display, "-silent", "-window", "root", "-crop", "1024x\(panelHeight)+0+0", "+repage", "png:\(file)"]
         let (status, output) = try TestProcess.run("/usr/bin/import", arguments, environment: server.environment)
