@@ -97,23 +97,15 @@ extension ServerAdapter {
                 if case .success(let info) = $0 { self.serverInfoReported(info) }
                 answered()
             }
-        case .sink:
-            context.sink(change.index) { [unowned self] in
+        case .sink, .source:
+            let device = change.facility == .sink ? context.sink : context.source
+            device(change.index) { [unowned self] in
                 if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
                 answered()
             }
-        case .source:
-            context.source(change.index) { [unowned self] in
-                if case .success(let device?) = $0 { self.deviceArrived(device, askedAt: asked) }
-                answered()
-            }
-        case .sinkInput:
-            context.sinkInput(change.index, reading: ServerTranslation.streamKeysRead) { [unowned self] in
-                if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
-                answered()
-            }
-        case .sourceOutput:
-            context.sourceOutput(change.index, reading: ServerTranslation.streamKeysRead) { [unowned self] in
+        case .sinkInput, .sourceOutput:
+            let stream = change.facility == .sinkInput ? context.sinkInput : context.sourceOutput
+            stream(change.index, ServerTranslation.streamKeysRead) { [unowned self] in
                 if case .success(let stream?) = $0 { self.streamArrived(stream, askedAt: asked) }
                 answered()
             }
