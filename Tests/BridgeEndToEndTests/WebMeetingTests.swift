@@ -98,30 +98,31 @@ struct WebMeetingTests {
                 user_pref("datareporting.policy.dataSubmissionEnabled", false);
                 user_pref("devtools.console.stdout.content", true);
                 """.write(toFile: profile + "/user.js", atomically: true, encoding: .utf8)
-            return try server.spawn("firefox-esr", ["--headless", "--no-remote", "--profile", profile, "file://\(page)"],
-                                    extraEnvironment: Self.firefoxsOwnVariables)
+            let arguments = ["--headless", "--no-remote", "--profile", profile, "file://\(page)"]
+            return try server.spawn("firefox-esr", arguments, extraEnvironment: Self.firefoxsOwnVariables(arguments: arguments))
         }
     }
 
-    /// The variables Firefox ESR (153) writes into its own environment as it starts, each already there, so
-    /// that it overwrites them in place. A variable it adds makes glibc move the whole environment, and
-    /// Firefox adds some with forty threads running: a GLib worker reading `LANG` then walked the freed
-    /// environment and Firefox crashed before it opened any audio (once in a run of `make stress`; the
-    /// dump showed `getenv` reading memory freed and poisoned by Firefox's allocator; DECISIONS 131).
-    /// Each holds what Firefox writes, or nothing where it writes a path or an argument of its own, or
-    /// clears it (an empty value is Firefox's own way of clearing a variable).
-    static let firefoxsOwnVariables: [String: String] = {
+    /// The variables Firefox ESR (153) writes into its own environment as it starts with `arguments`, each
+    /// already there, so that it overwrites them in place. A variable it adds makes glibc move the whole
+    /// environment, and Firefox adds some with forty threads running: a GLib worker reading `LANG` then
+    /// walked the freed environment and Firefox crashed before it opened any audio (once in a run of
+    /// `make stress`; the dump showed `getenv` reading memory freed and poisoned by Firefox's allocator;
+    /// DECISIONS 131). Each holds what Firefox writes, or nothing where it writes a path or an argument of
+    /// its own, or clears it (an empty value is Firefox's own way of clearing a variable).
+    static func firefoxsOwnVariables(arguments: [String]) -> [String: String] {
         var variables = ["MOZ_HEADLESS": "1", "NO_AT_BRIDGE": "1", "MOZ_ASSUME_USER_NS": "1", "__GL_ALLOW_FXAA_USAGE": "0",
                          "mesa_glthread": "false"]
+        // For a restart Firefox keeps each argument but --headless, and one empty after them.
+        let restartArguments = (1...arguments.filter { $0 != "--headless" }.count + 1).map { "MOZ_CRASHREPORTER_RESTART_ARG_\($0)" }
         let emptyAtFirst = ["MOZ_LAUNCHED_CHILD", "MOZ_APP_SILENT_START", "SELECTABLE_PROFILE_RESET_PATH",
-                       "SELECTABLE_PROFILE_RESET_STORE_ID", "XRE_PROFILE_PATH", "XRE_PROFILE_LOCAL_PATH", "XRE_START_OFFLINE",
-                       "XUL_APP_FILE", "XRE_BINARY_PATH", "XRE_RESTARTED_BY_PROFILE_MANAGER",
-                       "MOZ_CRASHREPORTER_EVENTS_DIRECTORY", "MOZ_CRASHREPORTER_DATA_DIRECTORY",
-                       "MOZ_CRASHREPORTER_PING_DIRECTORY"]
-            + (1...5).map { "MOZ_CRASHREPORTER_RESTART_ARG_\($0)" }  // its arguments after --headless, and one empty
+                            "SELECTABLE_PROFILE_RESET_STORE_ID", "XRE_PROFILE_PATH", "XRE_PROFILE_LOCAL_PATH", "XRE_START_OFFLINE",
+                            "XUL_APP_FILE", "XRE_BINARY_PATH", "XRE_RESTARTED_BY_PROFILE_MANAGER",
+                            "MOZ_CRASHREPORTER_EVENTS_DIRECTORY", "MOZ_CRASHREPORTER_DATA_DIRECTORY",
+                            "MOZ_CRASHREPORTER_PING_DIRECTORY"] + restartArguments
         for name in emptyAtFirst { variables[name] = "" }
         return variables
-    }()
+    }
 }
 
 /// A page's `<audio>` in Chromium, interrupted by a softphone call: paused through Chromium's own MPRIS
