@@ -52,9 +52,21 @@ public final class TestProcess: @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var pid: Int32 = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let result = spawning.withLock { posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         guard result == 0 else { throw HarnessError("could not start \(path): \(String(cString: strerror(result)))") }
         return pid
+    }
+
+    /// Held while a child is started: from the clone until its `exec`, a child holds a copy of every
+    /// descriptor the test process has open, a file another thread is writing among them.
+    private static let spawning = NSLock()
+
+    /// Writes `text` to `path` (atomically) while no child is being started, so that the file's last
+    /// close, and its inotify `IN_CLOSE_WRITE`, have come when this returns. Written alongside a spawn,
+    /// a child's copy of the descriptor closes later (12 writes of 3,000, in a C trial with two threads
+    /// spawning), and a folder watch reports the file again after the writer has moved on.
+    public static func writeWithNoChildStarting(_ text: String, to path: String) throws {
+        try spawning.withLock { try text.write(toFile: path, atomically: true, encoding: .utf8) }
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module

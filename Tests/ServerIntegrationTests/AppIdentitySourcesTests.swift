@@ -145,9 +145,11 @@ struct AppIdentitySourcesTests {
         let system = root.appendingPathComponent("system/applications")
         let home = root.appendingPathComponent("home/.local/share/applications")  // made later
         try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        // Written while no child of the test process starts: a child's copy of the descriptor would
+        // close later and report the file again.
         func write(_ folder: URL, _ name: String, _ exec: String, _ categories: String) throws {
-            try "[Desktop Entry]\nType=Application\nExec=\(exec)\nCategories=\(categories)\n"
-                .write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            try TestProcess.writeWithNoChildStarting("[Desktop Entry]\nType=Application\nExec=\(exec)\nCategories=\(categories)\n",
+                                                     to: folder.appendingPathComponent(name).path)
         }
         try write(system, "org.example.Tunes.desktop", "tunes", "AudioVideo;Player;")
         let loop = try PulseLoop()
@@ -176,7 +178,7 @@ struct AppIdentitySourcesTests {
         // last events are read, and looked at again once the busy file's would have been.
         try await allQueuedEventsRead()
         let beforeBusy = try await reports()
-        try "busy".write(to: root.appendingPathComponent("unrelated.txt"), atomically: true, encoding: .utf8)
+        try TestProcess.writeWithNoChildStarting("busy", to: root.appendingPathComponent("unrelated.txt").path)
         try await allQueuedEventsRead()
         #expect(try await reports() == beforeBusy, "a file made in the ancestor is no change of the folders")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
