@@ -64,7 +64,7 @@ extension Benchmarks {
                 let call = try probe.play(properties: ["media.role": "phone", "application.name": CallRig.callApp, "media.name": "call"])
                 let path: InProcessBridge.CountedPath
                 do { path = try rig.takeCountedPath() } catch {
-                    let failure = probe.stopUnansweredCall(call, app: CallRig.callApp, after: error)
+                    let failure = try probe.stopUnansweredCall(call, app: CallRig.callApp, after: error)
                     // A call the server never started is made again, as in the interruption benchmark.
                     guard failure is CallNeverPlayed, neverStarted < CallNeverPlayed.retakes else { throw failure }
                     neverStarted += 1

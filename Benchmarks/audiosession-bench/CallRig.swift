@@ -246,7 +246,7 @@ final class CallRig {
             changed = try probe.stamps("the music changed", when: { [count] in Self.music($0, count, self.silencing) },
                                        announcedBy: Self.musicIndexes)
         } catch {
-            let failure = probe.stopUnansweredCall(call, app: Self.callApp, after: error)
+            let failure = try probe.stopUnansweredCall(call, app: Self.callApp, after: error)
             if failure is CallNeverPlayed {
                 _ = try probe.stamp("the music as it was", when: { [count, playing] in Self.music($0, count, playing) })
             }

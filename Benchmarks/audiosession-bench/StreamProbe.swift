@@ -143,15 +143,10 @@ final class StreamProbe: @unchecked Sendable {
     /// The playback streams as last reported.
     var streams: [UInt32: PulseStream] { lock.withLock { known } }
 
-    /// Stops a call that nothing acted on within its wait (`error`), and says why: ``CallNeverPlayed``
-    /// when the server never started its stream (it reported none of `app`'s, or only paused), which no
-    /// silencer acts on (PipeWire 0.3 at a hundred streams now and then fails to map a new stream's
-    /// memory: `client_node_set_io: No such file or directory`); else `error` itself.
-    func stopUnansweredCall(_ call: Int, app: String, after error: Error) -> Error {
-        let stream = streams.values.first { $0.properties["application.name"] == app }
-        stop(call)
-        guard let stream else { return CallNeverPlayed(description: "\(error); the call's stream was never reported") }
-        return stream.corked ? CallNeverPlayed(description: "\(error); the call's stream stayed paused") : error
+    /// Asks the server to end the playback stream `index`, whoever plays it (its report of the removal
+    /// says it did).
+    func kill(_ index: UInt32) {
+        loop.perform { [self] in context.killSinkInput(index) { _ in } }
     }
 
     /// When the server last reported a sink removed.
@@ -401,13 +396,6 @@ final class StreamProbe: @unchecked Sendable {
             waiter.semaphore.signal()
         }
     }
-}
-
-/// A call whose stream the server never started (``StreamProbe/stopUnansweredCall(_:app:after:)``):
-/// not a measurement of a silencer; the call is made again, at most ``retakes`` times.
-struct CallNeverPlayed: Error, CustomStringConvertible {
-    var description: String
-    static let retakes = 2
 }
 
 /// A benchmark that could not run, and why.

@@ -72,6 +72,11 @@ extension PulseContext {
         }
     }
 
+    /// Ends a sink-input on the server, whichever client plays it (`pa_context_kill_sink_input`).
+    public func killSinkInput(_ index: UInt32, _ completion: @escaping Completion) {
+        command("kill sink-input", completion) { pa_context_kill_sink_input($0, index, SuccessBox.callback, $1) }
+    }
+
     /// Sets a card's profile (`pa_context_set_card_profile_by_index`).
     public func setCardProfile(_ index: UInt32, _ profile: String, _ completion: @escaping Completion) {
         command("set card profile", completion) {

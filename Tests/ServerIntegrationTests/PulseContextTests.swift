@@ -79,6 +79,27 @@ struct PulseContextTests {
         #expect(try await listed(reading: keys)?.client == all.client, "the rest of the stream is read as ever")
     }
 
+    @Test("killing a sink-input ends another client's stream on the server", arguments: SoundServerKind.underTest)
+    func killSinkInputEndsAnotherClientsStream(kind: SoundServerKind) throws {
+        let server = try SoundServer(kind)
+        defer { server.stop() }
+        try server.play(app: "killed-app", role: "music")
+        let index = try server.reportedStream(of: "killed-app", timeout: .seconds(20)).index
+        let loop = try PulseLoop()
+        loop.start()
+        defer { loop.stop() }
+        let answers = Recorder<Bool>()
+        let kept = Recorder<PulseContext>()
+        _ = try connect(server, on: loop) { context in
+            kept.append(context)
+            context.killSinkInput(index) { answers.append((try? $0.get()) != nil) }
+        }
+        try waitUntil("the server to answer the kill") { !answers.items.isEmpty }
+        #expect(answers.items == [true])
+        try waitUntil("the server to report the stream gone") { try server.reportedStream(index: index) == nil }
+        loop.perform { kept.items.forEach { $0.disconnect() } }
+    }
+
     /// A reference that does not keep its object.
     struct Weak<Object: AnyObject>: @unchecked Sendable {
         weak var value: Object?
