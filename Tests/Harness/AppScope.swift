@@ -20,13 +20,30 @@ public struct AppScope: Sendable {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    /// Starts a program inside the unit: a shell moves itself in, then becomes the program.
+    /// Starts a program inside the unit: a shell moves itself in, then becomes the program. It returns
+    /// once the shell has become the program (or has ended): the process is in the unit before then,
+    /// but until its `exec` it is still the shell, and a reader of its executable would find `sh`.
     public func start(_ executable: String, _ arguments: [String], environment: [String: String], logDirectory: String,
                       name: String? = nil) throws -> TestProcess {
         let program = try TestProcess.which(executable)
-        return try TestProcess("/bin/sh", ["-c", "echo $$ > '\(path)/cgroup.procs' && exec \"$0\" \"$@\"", program] + arguments,
-                               environment: environment, logDirectory: logDirectory,
-                               name: name ?? URL(fileURLWithPath: executable).lastPathComponent)
+        let shellArguments = ["-c", "echo $$ > '\(path)/cgroup.procs' && exec \"$0\" \"$@\"", program] + arguments
+        let process = try TestProcess("/bin/sh", shellArguments, environment: environment, logDirectory: logDirectory,
+                                      name: name ?? URL(fileURLWithPath: executable).lastPathComponent)
+        do {
+            try waitUntil("\(program) to take the place of the shell that started it in \(self.name)") {
+                !process.isRunning || Self.commandLine(of: process.pid) != ["/bin/sh"] + shellArguments
+            }
+        } catch {
+            process.kill9()
+            throw error
+        }
+        return process
+    }
+
+    /// The arguments a process runs with, as `/proc/PID/cmdline` has them (empty once it has gone).
+    static func commandLine(of pid: Int32) -> [String] {
+        guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return [] }
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Removes the unit once its processes have gone (a cgroup with members cannot be removed).
