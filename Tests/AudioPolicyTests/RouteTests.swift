@@ -98,6 +98,22 @@ struct RouteTests {
         #expect(scene.routeChanges(music)[0].previous.outputs.map(\.portType) == [.headphones])
     }
 
+    @Test("a user's move onto headphones the bridge heard of before the session: routeConfigurationChange; after it: newDeviceAvailable",
+          arguments: [false, true])
+    func userMoveOntoHeadphonesByOrderOfHearing(heardOfAfterTheSession: Bool) {
+        var scene = Scene()
+        var headphones: DeviceID?
+        if !heardOfAfterTheSession { headphones = scene.plugHeadphones(makeDefault: false) }
+        let music = scene.activeSession("music", .playback)
+        if heardOfAfterTheSession { headphones = scene.plugHeadphones(makeDefault: false) }
+        let stream = scene.startStream("music", in: music)
+        scene.settle()
+        scene.mark()
+        scene.userMoves(stream, to: headphones!)
+        #expect(scene.routeReasons(music) == [heardOfAfterTheSession ? .newDeviceAvailable : .routeConfigurationChange])
+        #expect(scene.routeChanges(music).first?.previous.outputs.map(\.portType) == [.speaker])
+    }
+
     @Test("the user changing the default device moves a stream-less session: routeConfigurationChange")
     func defaultChanged() {
         var scene = Scene()

@@ -125,6 +125,10 @@ struct BridgeEndToEndTests {
         defer { scenario.stop() }
         let app = try scenario.client()
         let modules = try scenario.server.plug(.wiredHeadphones)
+        // The headphones were there before the session: in the bridge's order too. The server's report
+        // of them and the app's call come on two connections, and a device the bridge hears of after a
+        // session was made is new to that session (a move onto it: newDeviceAvailable; limits.md).
+        try scenario.waitForBridgeDevice("headphones", observer: app)
         let music = try scenario.session(app, "music", "playback")
         let stream = try scenario.play("music", token: music.token, in: music.path, observer: app)
         // The user sends the music to the headphones (the default stays the speaker, so that the
@@ -132,7 +136,7 @@ struct BridgeEndToEndTests {
         try scenario.server.move(sinkInput: stream.index, to: "headphones")
         // The move's own route change comes first; only then are the signals forgotten, or a late one
         // (a loaded machine) would read as the unplug's.
-        try waitUntil("the user's move's route change") {
+        try waitUntil("the user's move's route change (received: \(app.routeChanges(music.path)))") {
             app.routeChanges(music.path).contains { $0.reason == "routeConfigurationChange" && $0.previousOutputs == ["Speaker"] }
         }
         app.forgetSignals()

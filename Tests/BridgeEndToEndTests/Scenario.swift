@@ -67,6 +67,13 @@ final class Scenario: BridgedServer, @unchecked Sendable {
         Self.stream(index, in: try snapshot(client))
     }
 
+    /// Waits until the bridge's view (`Snapshot()`) holds the device named `name`.
+    func waitForBridgeDevice(_ name: String, observer: BusClient) throws {
+        try waitUntil("the bridge to see the device \(name)") {
+            (try snapshot(observer)["devices"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == name }
+        }
+    }
+
     /// Waits until the bridge has recorded `sink` as the default output.
     func waitForBridgeDefault(_ sink: String) throws {
         try waitUntil("the bridge to see \(sink) as the default") {
