@@ -30,8 +30,11 @@ public struct AppScope: Sendable {
         let process = try TestProcess("/bin/sh", shellArguments, environment: environment, logDirectory: logDirectory,
                                       name: name ?? URL(fileURLWithPath: executable).lastPathComponent)
         do {
+            // Within its `exec` a process can show an empty command line for a moment, before its new one.
             try waitUntil("\(program) to take the place of the shell that started it in \(self.name)") {
-                !process.isRunning || Self.commandLine(of: process.pid) != ["/bin/sh"] + shellArguments
+                guard process.isRunning else { return true }
+                let commandLine = Self.commandLine(of: process.pid)
+                return !commandLine.isEmpty && commandLine != ["/bin/sh"] + shellArguments
             }
         } catch {
             process.kill9()
