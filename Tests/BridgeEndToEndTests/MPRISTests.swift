@@ -209,4 +209,35 @@ extension MPRISTests {
         }
         #expect(ended.allSatisfy { $0["shouldResume"] as? Bool == true && $0["takenBack"] == nil }, "\(ended)")
     }
+
+    @Test("a player the user played after a pause the bridge never undid is played again after the next call, however late the first pause is announced",
+          arguments: SoundServerKind.underTest)
+    func userPlayAfterAPauseNeverUndone(kind: SoundServerKind) throws {
+        let scenario = try Scenario(kind)
+        defer { scenario.stop() }
+        let (lines, client, _) = try Self.tunes(in: scenario.server, player: ["MPRIS_ANNOUNCE": "in-fours"])
+        func count(_ line: String) -> Int { lines().filter { $0 == line }.count }
+        func ends() -> [[String: Any]] {
+            scenario.daemon.records.filter { $0["event"] as? String == "interruption" && $0["type"] as? String == "ended" }
+        }
+        let call = try Self.callSession(client)
+        // A call that ends without notifyOthersOnDeactivation: the bridge's pause is never undone, and
+        // the player announces nothing yet (it holds its start, the pause).
+        try client.setActive(call.path, true)
+        try waitUntil("the bridge's pause (\(lines()))") { count("Pause") == 1 }
+        try client.setActive(call.path, false)
+        try waitUntil("the first call's end (\(ends()))") { ends().count == 1 }
+        // The user plays it: held too. The next call's pause makes four, announced together after its
+        // answer: Playing, the first Paused, the user's Playing, the second Paused.
+        try MPRISPlayer(name: "org.mpris.MediaPlayer2.tunes", server: scenario.server).send("Play")
+        try waitUntil("the user's play (\(lines()))") { count("Play") == 1 }
+        try client.setActive(call.path, true)
+        try waitUntil("the second pause, and all four announced (\(lines()))") {
+            count("Pause") == 2 && lines().contains("announced Playing, Paused, Playing, Paused")
+        }
+        try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
+        try waitUntil("the second call's end (\(ends()))") { ends().count == 2 }
+        #expect(ends()[1]["shouldResume"] as? Bool == true && ends()[1]["takenBack"] == nil, "\(ends())")
+        try waitUntil("the bridge to play it again (\(lines()))") { count("Play") == 2 }
+    }
 }

@@ -18,7 +18,7 @@ struct RealPlayerTests {
         let stream = try server.reportedStream(of: "mpv")
         let client = try scenario.client()
         _ = try ShippedPolicyTests.session(of: "mpv", client, log: log)
-        try Self.callPausesAndResumes(player, stream, client, server)
+        try Self.callPausesAndResumes(player, stream, client, scenario)
 
         func routeChanges() -> [[String: Any]] {
             scenario.daemon.records.filter { $0["event"] as? String == "route.change" && $0["app"] as? String == "mpv" }
@@ -44,21 +44,27 @@ extension RealPlayerTests {
         let client = try scenario.client()
         let session = try ShippedPolicyTests.session(of: "mpv", client, log: log)
         #expect(try client.property(session, "Category") == .string("playback"))
-        try Self.callPausesAndResumes(player, stream, client, scenario.server)
+        try Self.callPausesAndResumes(player, stream, client, scenario)
         let explained = try AppsYouRunTests.explain(mpv, scenario.server)
         #expect(explained.contains("media-player, because its binary 'mpv' is in [match] binaries"), "\(explained)")
     }
 
     /// A call of `client`'s pauses mpv through MPRIS; when it ends, mpv plays again with its stream unmuted.
     static func callPausesAndResumes(_ player: MPRISPlayer, _ stream: ReportedStream, _ client: BusClient,
-                                     _ server: SoundServer) throws {
+                                     _ scenario: Scenario) throws {
+        // What the bridge decided, for a failure to name: the interruptions, and the players paused and played.
+        func decisions() -> [[String: Any]] {
+            scenario.daemon.records.filter {
+                $0["event"] as? String == "interruption" || ["pause", "play"].contains($0["action"] as? String)
+            }
+        }
         let call = try client.createSession("call")
         try client.setCategory(call.path, "playAndRecord", mode: "voiceChat")
         try client.setActive(call.path, true)
         try waitUntil("the call to pause mpv (status \(player.status))") { player.status == "Paused" }
         try client.setActive(call.path, false, options: ["notifyOthersOnDeactivation"])
-        try waitUntil("mpv to play after the call (status \(player.status))") { player.status == "Playing" }
-        try waitUntil("mpv's stream unmuted on the server") { try server.reportedStream(index: stream.index)?.mute == false }
+        try waitUntil("mpv to play after the call (status \(player.status); the bridge: \(decisions()))") { player.status == "Playing" }
+        try waitUntil("mpv's stream unmuted on the server") { try scenario.server.reportedStream(index: stream.index)?.mute == false }
     }
 
     /// After mpv's interruption ended, the bridge did not play it (a play would be decided and recorded

@@ -42,7 +42,7 @@ struct UnpluggedPlayerTests {
         }
         try rig.player.send("Play")
         try waitUntil("mpv to play on the speakers (status \(rig.player.status))") { rig.player.status == "Playing" }
-        try RealPlayerTests.callPausesAndResumes(rig.player, rig.stream, rig.client, rig.scenario.server)
+        try RealPlayerTests.callPausesAndResumes(rig.player, rig.stream, rig.client, rig.scenario)
     }
 
     /// A bridge with mpv playing on wired headphones, its session seen by the bridge on them.

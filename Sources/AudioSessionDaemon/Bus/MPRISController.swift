@@ -16,7 +16,10 @@ import DBusKit
 /// carried it out and announce the change later (mpv's plugin does), so what it announces is taken in
 /// the order of its announcements, not of its answers: a `Playing` before it has announced the
 /// bridge's pause is the playing the bridge stopped, and the first `Playing` after the bridge's own
-/// `Play` is that play's, however late either comes; neither is the user's.
+/// `Play` is that play's, however late either comes; neither is the user's. Each of the bridge's
+/// pauses of a playing player is announced once, so a `Paused` still owed for an earlier pause (one
+/// the bridge never undid: an unplug's, or an interruption's the user took back) is not taken for
+/// the announcement of the latest.
 final class MPRISController {
     let connection: BusConnection
     static let prefix = "org.mpris.MediaPlayer2."
@@ -39,9 +42,6 @@ final class MPRISController {
         /// Whether the reply to the bridge's `Pause` has come: what the player said before it is its
         /// state before the pause, and moves only its track.
         var pauseTookEffect = false
-        /// Whether the player has announced `Paused` since the bridge sent its `Pause`: a `Playing` it
-        /// announces before that is the playing the bridge stopped, announced late.
-        var pauseAnnounced = false
     }
 
     /// The players the bridge paused and has not played again, by bus name.
@@ -49,6 +49,10 @@ final class MPRISController {
     /// The players the bridge played that have not announced `Playing` since, by the unique name of
     /// their connection (which their signals come from).
     private var unannouncedPlays: Set<String> = []
+    /// How many of the bridge's pauses each player has not announced yet (`Paused`), by the unique name
+    /// of its connection: a `Playing` it announces while one is owed is the playing a pause stopped,
+    /// announced late. Forgotten at the bridge's own `Play`, after which what it announces is that play's.
+    private var unannouncedPauses: [String: Int] = [:]
 
     init(connection: BusConnection) { self.connection = connection }
 
@@ -77,7 +81,6 @@ final class MPRISController {
         // reply (a play the user asked before it may be announced after the interruption began).
         for (name, paused) in pausedByBridge where paused.session == session.id {
             pausedByBridge[name]?.pauseTookEffect = false
-            pausedByBridge[name]?.pauseAnnounced = false
         }
         let chain = session.processChain
         let appID = session.appID
@@ -117,10 +120,14 @@ final class MPRISController {
                 else { pausedByBridge[player] = nil; return }
                 pausedByBridge[player] = PausedPlayer(session: session, owner: reply?.sender,
                                                       track: Self.track(properties["Metadata"]))
+                if let owner = reply?.sender { unannouncedPauses[owner, default: 0] += 1 }
                 send(member, to: player) { [self] in pausedByBridge[player]?.pauseTookEffect = true }
             } else {
                 guard pausedByBridge.removeValue(forKey: player) != nil, properties["CanPlay"]?.boolValue ?? true else { return }
-                if let owner = reply?.sender { unannouncedPlays.insert(owner) }
+                if let owner = reply?.sender {
+                    unannouncedPlays.insert(owner)
+                    unannouncedPauses[owner] = nil
+                }
                 send(member, to: player)
             }
         }
@@ -138,12 +145,13 @@ final class MPRISController {
         guard entry != nil || unannouncedPlays.contains(sender) else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
         var status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
+        let owedPauses = unannouncedPauses[sender] ?? 0
+        if status == .paused, owedPauses > 0 { unannouncedPauses[sender] = owedPauses > 1 ? owedPauses - 1 : nil }
+        // Before a pause is announced, the playing it stopped; it leaves the bridge's play unannounced.
+        if status == .playing && owedPauses > 0 { status = nil }
+        if status == .playing, unannouncedPlays.remove(sender) != nil { status = nil }
         let name = entry?.key
         var paused = entry?.value
-        if status == .paused { paused?.pauseAnnounced = true }
-        // Before the pause is announced, the playing it stopped; it leaves the bridge's play unannounced.
-        if status == .playing && paused?.pauseAnnounced == false { status = nil }
-        if status == .playing, unannouncedPlays.remove(sender) != nil { status = nil }
         guard let name, var paused else { return nil }
         let track = Self.track(changed["Metadata"])
         let otherTrack = track.map { paused.track?.isOther(than: $0) ?? false } ?? false
