@@ -142,7 +142,7 @@ final class MPRISController {
             message.arguments.first?.stringValue == Self.playerInterface, let sender = message.sender
         else { return nil }
         let entry = pausedByBridge.first { $0.value.owner == sender }
-        guard entry != nil || unannouncedPlays.contains(sender) else { return nil }
+        guard entry != nil || unannouncedPlays.contains(sender) || unannouncedPauses[sender] != nil else { return nil }
         let changed = message.arguments.dropFirst().first?.stringDictionary ?? [:]
         var status = changed["PlaybackStatus"]?.stringValue.flatMap(PlayerChange.Status.init(rawValue:))
         let owedPauses = unannouncedPauses[sender] ?? 0
@@ -150,9 +150,7 @@ final class MPRISController {
         // Before a pause is announced, the playing it stopped; it leaves the bridge's play unannounced.
         if status == .playing && owedPauses > 0 { status = nil }
         if status == .playing, unannouncedPlays.remove(sender) != nil { status = nil }
-        let name = entry?.key
-        var paused = entry?.value
-        guard let name, var paused else { return nil }
+        guard let name = entry?.key, var paused = entry?.value else { return nil }
         let track = Self.track(changed["Metadata"])
         let otherTrack = track.map { paused.track?.isOther(than: $0) ?? false } ?? false
         if let track { paused.track = Track(id: track.id ?? paused.track?.id, url: track.url ?? paused.track?.url) }
