@@ -69,7 +69,9 @@ extension SoundServer {
             if attempt > 0 {
                 let ownView = kind == .pulseaudio ? "" : "; \(deviceProfiles)"
                 print("\(kind): the headset's card did not come up (\(state)\(ownView)); switching the headset off and on")
-                try tellHeadset("reconnect")
+                do { try tellHeadset("reconnect") } catch {
+                    throw HarnessError("\(error)\nwhat the waits met before:\n\(seen.joined(separator: "\n"))\n\(serverState)")
+                }
             }
             do {
                 try waitUntil("the headset's card with both profiles, in A2DP", timeout: .seconds(attempt == 0 ? 12 : 15)) {
@@ -81,6 +83,8 @@ extension SoundServer {
                 }
             } catch {
                 seen.append("attempt \(attempt + 1): \(error)\n\(headsetDiagnosis)\n\(graphSummary)")
+                // A server that has ended makes no card, however often the headset comes back.
+                guard serverIsRunning else { throw HarnessError("the headset's card never came up: \(seen.joined(separator: "\n"))\n\(serverState)") }
                 continue
             }
             // The card is up: a check that does not end is no reason to switch the headset off and on.

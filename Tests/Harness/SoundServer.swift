@@ -84,6 +84,8 @@ public final class SoundServer: @unchecked Sendable {
     public var serverPID: Int32? { pulseServer?.pid }
     /// WirePlumber's process (nil on PulseAudio).
     public var graphManagerPID: Int32? { wirePlumber?.pid }
+    /// Whether the process that answers libpulse clients still runs.
+    public var serverIsRunning: Bool { pulseServer?.isRunning ?? false }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
     /// for the message of a test or benchmark that timed out.
     public var serverState: String {

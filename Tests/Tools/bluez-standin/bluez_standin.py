@@ -71,6 +71,7 @@ class Root(Properties):
 
     @dbus.service.method("io.github.audiosession.Test", in_signature="s", out_signature="")
     def Do(self, command):
+        log("Do", command)
         if command == "disconnect":
             headset.disconnect()
         elif command == "reconnect":
@@ -308,6 +309,7 @@ class Headset:
 
     def connect(self):
         """The headset comes back: its device is listed again and both profiles connect anew."""
+        log("the headset comes back")
         if DEVICE not in objects.interfaces:
             objects.add(DEVICE, device_interfaces())
             objects.add(REMOTE_SEP, remote_endpoint_interfaces())
@@ -322,6 +324,10 @@ class Headset:
         if self.hfp is not None:
             self.hfp.close()
             self.hfp = None
+        if DEVICE not in objects.interfaces:
+            # Switched off again before it came back (a reconnection asked again): nothing more goes.
+            log("the headset is away already")
+            return
         objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(False))
         objects.remove(DEVICE)
 
