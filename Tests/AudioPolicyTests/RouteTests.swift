@@ -102,14 +102,13 @@ struct RouteTests {
           arguments: [false, true])
     func userMoveOntoHeadphonesByOrderOfHearing(heardOfAfterTheSession: Bool) {
         var scene = Scene()
-        var headphones: DeviceID?
-        if !heardOfAfterTheSession { headphones = scene.plugHeadphones(makeDefault: false) }
+        let heardOfBefore = heardOfAfterTheSession ? nil : scene.plugHeadphones(makeDefault: false)
         let music = scene.activeSession("music", .playback)
-        if heardOfAfterTheSession { headphones = scene.plugHeadphones(makeDefault: false) }
+        let headphones = heardOfBefore ?? scene.plugHeadphones(makeDefault: false)
         let stream = scene.startStream("music", in: music)
         scene.settle()
         scene.mark()
-        scene.userMoves(stream, to: headphones!)
+        scene.userMoves(stream, to: headphones)
         #expect(scene.routeReasons(music) == [heardOfAfterTheSession ? .newDeviceAvailable : .routeConfigurationChange])
         #expect(scene.routeChanges(music).first?.previous.outputs.map(\.portType) == [.speaker])
     }
