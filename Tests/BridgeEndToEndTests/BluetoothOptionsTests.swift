@@ -76,6 +76,8 @@ struct BluetoothOptionsTests {
         #expect(app.routeChanges(call.path).contains { $0.previousOutputs.first?.hasPrefix("Bluetooth") == true },
                 "the route change away from the headset")
         #expect(try app.property(call.path, "IsActive") == .bool(false), "the call's session was ended")
+        // The card goes as well when the process that made it crashes: the headset's going is no crash.
+        #expect(server.endedServerProcesses.isEmpty, "the server's processes outlive the headset's going")
     }
 
     /// The port types of a session's `CurrentRoute` outputs.

@@ -78,6 +78,8 @@ public final class SoundServer: @unchecked Sendable {
     private var pulseServer: TestProcess?
     /// PipeWire's session manager (nil on PulseAudio).
     var wirePlumber: TestProcess?
+    /// PipeWire's own process (nil on PulseAudio).
+    private var pipeWireDaemon: TestProcess?
     /// The BlueZ stand-in, when the server has the simulated headset.
     var bluezStandIn: TestProcess?
     /// The process that answers libpulse clients (pulseaudio, or pipewire-pulse).
@@ -86,6 +88,16 @@ public final class SoundServer: @unchecked Sendable {
     public var graphManagerPID: Int32? { wirePlumber?.pid }
     /// Whether the process that answers libpulse clients still runs.
     public var serverIsRunning: Bool { pulseServer?.isRunning ?? false }
+    /// The server's processes that have ended, each named with its exit status (128 + N: signal N);
+    /// empty while every one of them runs. A test that takes a device away asserts it, so that a
+    /// server process that crashed there does not pass for the device's going.
+    public var endedServerProcesses: [String] {
+        let named = [("pipewire", pipeWireDaemon), ("wireplumber", wirePlumber),
+                     (kind == .pulseaudio ? "pulseaudio" : "pipewire-pulse", pulseServer)]
+        return named.compactMap { name, process in
+            process.flatMap { $0.isRunning ? nil : "\(name) (exit status \($0.waitUntilExit()); 128 + N: signal N)" }
+        }
+    }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
     /// for the message of a test or benchmark that timed out.
     public var serverState: String {
@@ -233,7 +245,7 @@ public final class SoundServer: @unchecked Sendable {
 
     private func startPipeWire() throws {
         try startBus()
-        _ = try spawnPipeWire("pipewire")
+        pipeWireDaemon = try spawnPipeWire("pipewire")
         try waitUntil("pipewire's socket") { unixSocketAccepts(runtimeDirectory + "/pipewire-0") }
         wirePlumber = try spawnPipeWire("wireplumber")
         pulseServer = try spawnPipeWire("pipewire-pulse")

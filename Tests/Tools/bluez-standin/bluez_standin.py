@@ -13,9 +13,11 @@ the server's HFP audio gateway profile and speaks the headset's side of the AT h
 card with both profiles, as it does for a real headset.
 
 Prints `ready` once it owns the name, and `connected` once the server answered both connections.
-Takes commands through io.github.audiosession.Test.Do on /org/bluez: `disconnect` (the headset goes:
-its transport and device are removed) and `reconnect` (it goes, and half a second later it comes back
-and connects both profiles anew, as a headset switched off and on again).
+Takes commands through io.github.audiosession.Test.Do on /org/bluez: `disconnect` (the headset goes,
+as a paired headset switched off goes from BlueZ: its transport, its endpoint and its hands-free
+connection go, and its device stays listed, paired and no longer connected) and `reconnect` (it goes,
+and half a second later it comes back and connects both profiles anew, as a headset switched off and
+on again).
 """
 import faulthandler
 import os
@@ -199,10 +201,11 @@ class Headset:
         self.buffer = b""
         self.sent = []
         self.answers = set()  # "a2dp", "hfp": the connections the server took
+        self.connected = True  # the device's Connected: False while the headset is switched off
 
     def connect_when_ready(self):
         """Connects what is not connected yet and the server is ready for; nothing while the headset is away."""
-        if DEVICE not in objects.interfaces:
+        if not self.connected:
             return False
         source = next((e for e in adapter.endpoints if e[2] == A2DP_SOURCE and e[3] == 0), None)
         gateway = root.profiles.get(HFP_AG)
@@ -310,26 +313,32 @@ class Headset:
     def connect(self):
         """The headset comes back: its device is listed again and both profiles connect anew."""
         log("the headset comes back")
-        if DEVICE not in objects.interfaces:
-            objects.add(DEVICE, device_interfaces())
+        if not self.connected:
+            self.connected = True
             objects.add(REMOTE_SEP, remote_endpoint_interfaces())
+            objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(True))
+            objects.set(DEVICE, "org.bluez.Device1", "ServicesResolved", dbus.Boolean(True))
         self.buffer = b""
         self.sent = []
         self.answers = set()
         return self.connect_when_ready()
 
     def disconnect(self):
+        """The headset is switched off. Its device stays, as BlueZ keeps a paired device: removing it
+        with the transport crashed PipeWire 1.6's Bluetooth plugin in WirePlumber now and then, which no
+        headset switched off does."""
         self.clear_a2dp()
         objects.remove(REMOTE_SEP)
         if self.hfp is not None:
             self.hfp.close()
             self.hfp = None
-        if DEVICE not in objects.interfaces:
+        if not self.connected:
             # Switched off again before it came back (a reconnection asked again): nothing more goes.
             log("the headset is away already")
             return
+        self.connected = False
+        objects.set(DEVICE, "org.bluez.Device1", "ServicesResolved", dbus.Boolean(False))
         objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(False))
-        objects.remove(DEVICE)
 
 
 def device_interfaces():
