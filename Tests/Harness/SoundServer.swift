@@ -88,21 +88,21 @@ public final class SoundServer: @unchecked Sendable {
     public var graphManagerPID: Int32? { wirePlumber?.pid }
     /// Whether the process that answers libpulse clients still runs.
     public var serverIsRunning: Bool { pulseServer?.isRunning ?? false }
-    /// The server's processes that have ended, each named with its exit status (128 + N: signal N);
-    /// empty while every one of them runs. A test that takes a device away asserts it, so that a
+    /// The server's processes that have ended, each named with how it ended; empty while every one
+    /// of them runs. A test that takes a device away asserts it, so that a
     /// server process that crashed there does not pass for the device's going.
     public var endedServerProcesses: [String] {
         let named = [("pipewire", pipeWireDaemon), ("wireplumber", wirePlumber),
                      (kind == .pulseaudio ? "pulseaudio" : "pipewire-pulse", pulseServer)]
         return named.compactMap { name, process in
-            process.flatMap { $0.isRunning ? nil : "\(name) (exit status \($0.waitUntilExit()); 128 + N: signal N)" }
+            process.flatMap { $0.isRunning ? nil : "\(name) \($0.exitDescription)" }
         }
     }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
     /// for the message of a test or benchmark that timed out.
     public var serverState: String {
         guard let pulseServer else { return "no server process" }
-        let state = pulseServer.isRunning ? "is running" : "exited with status \(pulseServer.waitUntilExit()) (128 + N: signal N)"
+        let state = pulseServer.isRunning ? "is running" : pulseServer.exitDescription
         return "\(kind) \(state); it printed: \(pulseServer.output.suffix(1500))"
     }
 

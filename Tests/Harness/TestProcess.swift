@@ -121,6 +121,9 @@ public final class TestProcess: @unchecked Sendable {
         waitUntilExit()
     }
 
+    /// How the process ended, for a message: its exit status, which is 128 + N for signal N.
+    public var exitDescription: String { "exited with status \(waitUntilExit()) (128 + N: signal N)" }
+
     /// What the process printed so far.
     public var output: String { textSoFar(logPath) }
 

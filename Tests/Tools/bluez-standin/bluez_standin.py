@@ -201,7 +201,17 @@ class Headset:
         self.buffer = b""
         self.sent = []
         self.answers = set()  # "a2dp", "hfp": the connections the server took
-        self.connected = True  # the device's Connected: False while the headset is switched off
+
+    @property
+    def connected(self):
+        """The device's Connected, as published: False while the headset is switched off."""
+        return bool(objects.interfaces[DEVICE]["org.bluez.Device1"]["Connected"])
+
+    def set_connected(self, connected):
+        """Publishes the device as connected (with its services resolved) or not."""
+        names = ["Connected", "ServicesResolved"]  # the link comes first, and goes last
+        for name in names if connected else reversed(names):
+            objects.set(DEVICE, "org.bluez.Device1", name, dbus.Boolean(connected))
 
     def connect_when_ready(self):
         """Connects what is not connected yet and the server is ready for; nothing while the headset is away."""
@@ -314,10 +324,8 @@ class Headset:
         """The headset comes back: its device is connected again and both profiles connect anew."""
         log("the headset comes back")
         if not self.connected:
-            self.connected = True
             objects.add(REMOTE_SEP, remote_endpoint_interfaces())
-            objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(True))
-            objects.set(DEVICE, "org.bluez.Device1", "ServicesResolved", dbus.Boolean(True))
+            self.set_connected(True)
         self.buffer = b""
         self.sent = []
         self.answers = set()
@@ -336,9 +344,7 @@ class Headset:
             # Switched off again before it came back (a reconnection asked again): nothing more goes.
             log("the headset is away already")
             return
-        self.connected = False
-        objects.set(DEVICE, "org.bluez.Device1", "ServicesResolved", dbus.Boolean(False))
-        objects.set(DEVICE, "org.bluez.Device1", "Connected", dbus.Boolean(False))
+        self.set_connected(False)
 
 
 def device_interfaces():
