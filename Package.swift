@@ -111,8 +111,9 @@ let package = Package(
                                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Soak/audiosession-soak"),
 
-        // The trait that gives each server suite's case a thread of its own (Swift's pool has one per core).
-        .target(name: "ServerTestTraits", path: "Tests/ServerTestTraits"),
+        // The trait of the server suites: each case on a thread of its own (Swift's pool has one per core),
+        // and failed when a server process it started ended on its own.
+        .target(name: "ServerTestTraits", dependencies: ["AudioTestHarness"], path: "Tests/ServerTestTraits"),
         .testTarget(name: "AudioSessionModelTests", dependencies: ["AudioSessionModel"]),
         .testTarget(name: "DocumentationTests"),
         .testTarget(name: "EventTimelineTests", dependencies: ["EventTimeline"]),

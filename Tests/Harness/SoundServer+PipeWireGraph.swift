@@ -82,8 +82,7 @@ extension SoundServer {
     public func restartWirePlumber() throws {
         guard kind != .pulseaudio, let old = wirePlumber else { throw HarnessError("\(kind) has no WirePlumber") }
         let before = try defaultMetadataSerial() ?? -1
-        old.kill9()
-        _ = old.waitUntilExit()
+        killOnPurpose(old)
         wirePlumber = try spawnPipeWire("wireplumber")
         try waitUntil("the new WirePlumber's default metadata", timeout: .seconds(20)) {
             try (defaultMetadataSerial() ?? -1) > before

@@ -88,14 +88,17 @@ public final class SoundServer: @unchecked Sendable {
     public var graphManagerPID: Int32? { wirePlumber?.pid }
     /// Whether the process that answers libpulse clients still runs.
     public var serverIsRunning: Bool { pulseServer?.isRunning ?? false }
-    /// The server's processes that have ended, each named with how it ended; empty while every one
-    /// of them runs. A test that takes a device away asserts it, so that a
-    /// server process that crashed there does not pass for the device's going.
+    /// The server's processes that have ended on their own, each named with how it ended; empty while
+    /// every one of them runs. A process the test killed (``killServer()``, ``restartWirePlumber()``)
+    /// is not named. A test that takes a device away asserts it, so that a server process that crashed
+    /// there does not pass for the device's going; every server test case is failed for it at the end
+    /// (``ServerProcessWatch``).
     public var endedServerProcesses: [String] {
         let named = [("pipewire", pipeWireDaemon), ("wireplumber", wirePlumber),
                      (kind == .pulseaudio ? "pulseaudio" : "pipewire-pulse", pulseServer)]
+        let killed = lock.withLock { killedByTest }
         return named.compactMap { name, process in
-            process.flatMap { $0.isRunning ? nil : "\(name) \($0.exitDescription)" }
+            process.flatMap { $0.isRunning || killed.contains($0.pid) ? nil : "\(name) \($0.exitDescription)" }
         }
     }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
@@ -118,6 +121,12 @@ public final class SoundServer: @unchecked Sendable {
     var detached: [String] = []
     private var watchdog: DispatchWorkItem?
     let lock = NSLock()
+    /// The test case's watch, told at the first ``stop()`` which server processes ended on their own.
+    private let watch = ServerProcessWatch.current
+    /// The server processes the test ended on purpose, by pid; under `lock`.
+    private var killedByTest: Set<Int32> = []
+    /// Whether ``stop()`` has run; under `lock`.
+    private var stopped = false
 
     /// Lines added to PulseAudio's startup script (`load-module …`); PulseAudio only.
     private let extraScript: [String]
@@ -290,6 +299,11 @@ public final class SoundServer: @unchecked Sendable {
     /// Ends every process and removes the temporary folder. Safe to call more than once.
     public func stop() {
         watchdog?.cancel()
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { watch?.record(endedServerProcesses, of: "\(kind) in \(root)") }
         // A detached process is no child of ours: once it ends, its pid is free for any process, another
         // test's server as well, and the pids wrap within a run (32768 here). Only the very process
         // started is ended.
@@ -306,7 +320,13 @@ public final class SoundServer: @unchecked Sendable {
 
     /// Kills the process that serves the PulseAudio protocol (`pulseaudio` or `pipewire-pulse`).
     public func killServer() {
-        pulseServer?.kill9()
+        if let pulseServer { killOnPurpose(pulseServer) }
+    }
+
+    /// Kills one of the server's processes on purpose, so that its end is not taken for a crash.
+    func killOnPurpose(_ process: TestProcess) {
+        lock.withLock { _ = killedByTest.insert(process.pid) }
+        process.kill9()
     }
 
     /// Starts the killed server again and waits until it answers.

@@ -6,7 +6,8 @@ import Dispatch
 import Foundation
 import Testing
 
-/// Runs each test case of a suite on a thread of its own, at most ``width`` of them at once.
+/// Runs each test case of a suite on a thread of its own, at most ``width`` of them at once, and fails
+/// a case for every process of its sound servers that ended on its own (``watchingServerProcesses(_:)``).
 ///
 /// The server suites block while they wait for a server's state (the harness polls with `usleep`), and
 /// Swift Testing runs every test case on Swift's shared pool, which on Linux has one thread per core, so
@@ -35,12 +36,15 @@ public struct ThreadOfItsOwn: SuiteTrait, TestTrait, TestScoping {
     /// cases wait for theirs could take every place.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
 
-    /// Waits for a place, runs the case on a queue of its own, and gives the place back.
+    /// Waits for a place, runs the case on a queue of its own under a watch of its servers' processes,
+    /// and gives the place back.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         await Self.places.take()
         do {
-            try await withTaskExecutorPreference(QueueExecutor()) { try await function() }
+            try await watchingServerProcesses {
+                try await withTaskExecutorPreference(QueueExecutor()) { try await function() }
+            }
         } catch {
             await Self.places.give()
             throw error

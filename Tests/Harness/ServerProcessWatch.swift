@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// What one test case learns of the sound servers it started: which of their processes ended on their
+/// own (a crash, an exit) before the case stopped them.
+///
+/// A server process that crashes can take with it just what a test waits for (a device, a stream), and
+/// the test then passes over the crash. Each server test case runs under a watch (the `threadOfItsOwn`
+/// trait installs one as ``current``); a ``SoundServer`` started under it reports to it when it is
+/// stopped, and the trait fails the case for every process named here. A process the test ended itself
+/// (``SoundServer/killServer()``) is not named.
+public final class ServerProcessWatch: @unchecked Sendable {
+    /// The watch of the test case running now, if it has one.
+    @TaskLocal public static var current: ServerProcessWatch?
+
+    private let lock = NSLock()
+    private var ended: [String] = []
+
+    public init() {}
+
+    /// The server processes that ended on their own, each with its server and how it ended.
+    public var endedOnTheirOwn: [String] { lock.withLock { ended } }
+
+    /// Notes that `processes` of the server `server` ended on their own.
+    func record(_ processes: [String], of server: String) {
+        guard !processes.isEmpty else { return }
+        lock.withLock { ended += processes.map { "\(server): \($0)" } }
+    }
+}
