@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # make stress: the server suites ROUNDS times on every stack while a load generator keeps every core
-# busy, then a table of each failing test's failures per stack. A test that fails here fails at its
-# cause (DESIGN.md §3, "Order, not timing"): find it, never lengthen a wait.
+# busy, then a table of each failing test's failures per stack and the server processes that crashed
+# when told to end. A test that fails here fails at its cause (DESIGN.md §3, "Order, not timing"):
+# find it, never lengthen a wait.
 #
 #   make stress                   (runs scripts/stress.sh SWIFT with CHECK_SUITES set)
 #                                 ROUNDS (default 3), STACKS (default: all four, comma-separated, as
@@ -71,4 +72,10 @@ else
     END { for (t in names) { printf "%-90.90s", t; for (i = 1; i <= n; i++) printf " %12d", count[t, s[i]]; print "" } }
   ' "$out/failures.tsv"
 fi
+# Server processes that crashed when teardown told them to end: the trait's warnings (DECISIONS 138).
+echo
+echo "server processes that crashed when told to end at teardown (warnings, not failures):"
+crashes=$(grep -h 'told to end at teardown crashed' "$out"/round-*.log |
+  sed -E 's/.*crashed: ([^ ]+) in [^:]*: /\1: /' | sort | uniq -c)
+echo "${crashes:-  none}"
 exit "$status"

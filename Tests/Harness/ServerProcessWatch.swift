@@ -15,15 +15,24 @@ public final class ServerProcessWatch: @unchecked Sendable {
 
     private let lock = NSLock()
     private var ended: [String] = []
+    private var endedBadly: [String] = []
 
     public init() {}
 
     /// The server processes that ended on their own, each with its server and how it ended.
     public var endedOnTheirOwn: [String] { lock.withLock { ended } }
 
+    /// The server processes that, told to end at teardown (SIGTERM), ended otherwise than by exiting or
+    /// by that signal: a crash on their way out, which the test itself never sees.
+    public var endedBadlyAtTeardown: [String] { lock.withLock { endedBadly } }
+
     /// Notes that `processes` of the server `server` ended on their own.
     func record(_ processes: [String], of server: String) {
-        guard !processes.isEmpty else { return }
         lock.withLock { ended += processes.map { "\(server): \($0)" } }
+    }
+
+    /// Notes that `processes` of the server `server` ended badly when told to end.
+    func recordEndedBadly(_ processes: [String], of server: String) {
+        lock.withLock { endedBadly += processes.map { "\(server): \($0)" } }
     }
 }

@@ -94,12 +94,14 @@ public final class SoundServer: @unchecked Sendable {
     /// there does not pass for the device's going; every server test case is failed for it at the end
     /// (``ServerProcessWatch``).
     public var endedServerProcesses: [String] {
+        serverProcesses.compactMap { $0.process.isRunning ? nil : "\($0.name) \($0.process.exitDescription)" }
+    }
+    /// The server's own processes by name, those the test killed on purpose left out.
+    private var serverProcesses: [(name: String, process: TestProcess)] {
         let named = [("pipewire", pipeWireDaemon), ("wireplumber", wirePlumber),
                      (kind == .pulseaudio ? "pulseaudio" : "pipewire-pulse", pulseServer)]
         let killed = lock.withLock { killedByTest }
-        return named.compactMap { name, process in
-            process.flatMap { $0.isRunning || killed.contains($0.pid) ? nil : "\(name) \($0.exitDescription)" }
-        }
+        return named.compactMap { name, process in process.flatMap { killed.contains($0.pid) ? nil : (name, $0) } }
     }
     /// Whether the process that answers libpulse clients still runs, and the end of what it printed:
     /// for the message of a test or benchmark that timed out.
@@ -303,6 +305,7 @@ public final class SoundServer: @unchecked Sendable {
             defer { stopped = true }
             return !stopped
         }
+        let running = first ? serverProcesses.filter { $0.process.isRunning } : []
         if first { watch?.record(endedServerProcesses, of: "\(kind) in \(root)") }
         // A detached process is no child of ours: once it ends, its pid is free for any process, another
         // test's server as well, and the pids wrap within a run (32768 here). Only the very process
@@ -313,6 +316,10 @@ public final class SoundServer: @unchecked Sendable {
             return (clients + processes).reversed()
         }
         for process in all { process.stop() }
+        let endedBadly = running.compactMap { name, process -> String? in
+            [0, 128 + SIGTERM, 128 + SIGKILL].contains(process.waitUntilExit()) ? nil : "\(name) \(process.exitDescription)"
+        }
+        watch?.recordEndedBadly(endedBadly, of: "\(kind) in \(root)")
         try? FileManager.default.removeItem(atPath: root)
     }
 
