@@ -56,7 +56,8 @@ for round in $(seq "$rounds"); do
     while IFS= read -r name; do
       [ -n "$name" ] && printf '%s\t%s\n' "$stack" "$name" >>"$out/failures.tsv"
     done <<<"$failed"
-    summary=$(grep -E '^(✔|✘) Test run with' "$log" | tail -n 1)
+    # ━ marks a run that passed with known issues.
+    summary=$(grep -E '^(✔|✘|━) Test run with' "$log" | tail -n 1)
     echo "round $round, $stack: ${summary:-no summary (exit status $code)} in $((SECONDS - started)) s"
   done
 done

@@ -15,10 +15,40 @@ extension SoundServer {
             toolEnvironment.merge(modern.environment) { $1 }
         }
         let (status, output) = try TestProcess.run(command.executable, command.leading, environment: toolEnvironment)
-        guard status == 0, let objects = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] else {
-            throw HarnessError("pw-dump failed: \(output.prefix(500))")
+        guard status == 0, let objects = Self.graph(dumpedAs: output) else {
+            throw HarnessError("pw-dump failed (exit status \(status)): \(output.prefix(300)) … \(output.suffix(500))")
         }
         return objects
+    }
+
+    /// The graph `pw-dump` printed: its first array, then each later one applied in order. When objects
+    /// come or go while it reads the graph (a stream ending, a WirePlumber restarting), pw-dump prints
+    /// what changed as further arrays before it exits: an object whole, or `{"id": N, "info": null}` for
+    /// one removed. Nil when the output is not such arrays.
+    static func graph(dumpedAs output: String) -> [[String: Any]]? {
+        // Each array ends with a line that is "]" alone; the objects inside are indented.
+        var arrays: [[[String: Any]]] = []
+        var chunk = ""
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            chunk += line + "\n"
+            guard line == "]" else { continue }
+            guard let array = try? JSONSerialization.jsonObject(with: Data(chunk.utf8)) as? [[String: Any]] else { return nil }
+            arrays.append(array)
+            chunk = ""
+        }
+        guard let first = arrays.first, chunk.allSatisfy(\.isWhitespace) else { return nil }
+        var order = first.compactMap { $0["id"] as? Int }
+        var byID = Dictionary(first.compactMap { object in (object["id"] as? Int).map { ($0, object) } }) { $1 }
+        for object in arrays.dropFirst().joined() {
+            guard let id = object["id"] as? Int else { continue }
+            if object["info"] is NSNull {
+                byID[id] = nil
+            } else {
+                if !order.contains(id) { order.append(id) }
+                byID[id] = object
+            }
+        }
+        return order.compactMap { byID[$0] }
     }
 
     /// PipeWire's links (node to node), the "default" metadata (defaults, and each stream's target as
