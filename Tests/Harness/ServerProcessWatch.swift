@@ -8,7 +8,7 @@ import Foundation
 /// the test then passes over the crash. Each server test case runs under a watch (the `threadOfItsOwn`
 /// trait installs one as ``current``); a ``SoundServer`` started under it reports to it when it is
 /// stopped, and the trait fails the case for every process named here. A process the test ended itself
-/// (``SoundServer/killServer()``) is not named.
+/// (``SoundServer/killServer()``, ``SoundServer/restartWirePlumber()``) is not named.
 public final class ServerProcessWatch: @unchecked Sendable {
     /// The watch of the test case running now, if it has one.
     @TaskLocal public static var current: ServerProcessWatch?
