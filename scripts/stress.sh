@@ -77,6 +77,6 @@ fi
 echo
 echo "server processes that crashed when told to end at teardown (warnings, not failures):"
 crashes=$(grep -h 'told to end at teardown crashed' "$out"/round-*.log |
-  sed -E 's/.*crashed: ([^ ]+) in [^:]*: /\1: /' | sort | uniq -c)
+  sed -E 's/.*crashed: ([^ ]+) in [^:]*: /\1: /; s/; its last lines:.*//' | sort | uniq -c)
 echo "${crashes:-  none}"
 exit "$status"

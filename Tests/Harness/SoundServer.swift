@@ -317,7 +317,9 @@ public final class SoundServer: @unchecked Sendable {
         }
         for process in all { process.stop() }
         let endedBadly = running.compactMap { name, process -> String? in
-            [0, 128 + SIGTERM, 128 + SIGKILL].contains(process.waitUntilExit()) ? nil : "\(name) \(process.exitDescription)"
+            guard ![0, 128 + SIGTERM, 128 + SIGKILL].contains(process.waitUntilExit()) else { return nil }
+            let lastLines = process.output.split(separator: "\n").suffix(12).joined(separator: "\n")
+            return "\(name) \(process.exitDescription); its last lines:\n\(lastLines)"
         }
         watch?.recordEndedBadly(endedBadly, of: "\(kind) in \(root)")
         try? FileManager.default.removeItem(atPath: root)
