@@ -94,7 +94,11 @@ public final class SoundServer: @unchecked Sendable {
     /// there does not pass for the device's going; every server test case is failed for it at the end
     /// (``ServerProcessWatch``).
     public var endedServerProcesses: [String] {
-        serverProcesses.compactMap { $0.process.isRunning ? nil : "\($0.name) \($0.process.exitDescription)" }
+        serverProcesses.filter { !$0.process.isRunning }.map(Self.ending)
+    }
+    /// A server process that has ended, named with how it ended.
+    private static func ending(_ named: (name: String, process: TestProcess)) -> String {
+        "\(named.name) \(named.process.exitDescription)"
     }
     /// The server's own processes by name, those the test killed on purpose left out.
     private var serverProcesses: [(name: String, process: TestProcess)] {
@@ -305,8 +309,10 @@ public final class SoundServer: @unchecked Sendable {
             defer { stopped = true }
             return !stopped
         }
-        let running = first ? serverProcesses.filter { $0.process.isRunning } : []
-        if first { watch?.record(endedServerProcesses, of: "\(kind) in \(root)") }
+        // Each process looked at once: one that ends meanwhile is either ended on its own or ended badly.
+        let looked = first ? serverProcesses.map { (named: $0, running: $0.process.isRunning) } : []
+        let running = looked.filter(\.running).map(\.named)
+        watch?.record(looked.filter { !$0.running }.map { Self.ending($0.named) }, of: "\(kind) in \(root)")
         // A detached process is no child of ours: once it ends, its pid is free for any process, another
         // test's server as well, and the pids wrap within a run (32768 here). Only the very process
         // started is ended.
@@ -319,7 +325,7 @@ public final class SoundServer: @unchecked Sendable {
         let endedBadly = running.compactMap { name, process -> String? in
             guard ![0, 128 + SIGTERM, 128 + SIGKILL].contains(process.waitUntilExit()) else { return nil }
             let lastLines = process.output.split(separator: "\n").suffix(12).joined(separator: "\n")
-            return "\(name) \(process.exitDescription); its last lines:\n\(lastLines)"
+            return "\(Self.ending((name, process))); its last lines:\n\(lastLines)"
         }
         watch?.recordEndedBadly(endedBadly, of: "\(kind) in \(root)")
         try? FileManager.default.removeItem(atPath: root)
