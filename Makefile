@@ -96,7 +96,7 @@ test: deps-test programs docs
 
 # The tests that need no server: the engine, the model, the policy files, the timeline and the screen,
 # the bus contract's codecs, the documentation's links. No package beyond the build's.
-CHECK_SUITES := AudioPolicyTests|AudioSessionModelTests|EventTimelineTests|TopViewTests|IndicatorModelTests|DocumentationTests|AudioSessionIPCTests
+CHECK_SUITES := AudioPolicyTests|AudioSessionModelTests|EventTimelineTests|TopViewTests|IndicatorModelTests|DocumentationTests|AudioSessionIPCTests|PipeWireDumpTests
 check: deps-build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(CHECK_SUITES)'

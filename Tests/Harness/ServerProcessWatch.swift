@@ -26,13 +26,22 @@ public final class ServerProcessWatch: @unchecked Sendable {
     /// by that signal: a crash on their way out, which the test itself never sees.
     public var endedBadlyAtTeardown: [String] { lock.withLock { endedBadly } }
 
-    /// Notes that `processes` of the server `server` ended on their own.
-    func record(_ processes: [String], of server: String) {
-        lock.withLock { ended += processes.map { "\(server): \($0)" } }
+    /// When a server process ended otherwise than the test told it to.
+    enum Ending {
+        /// Before the test stopped its server: a crash or an exit of its own.
+        case onItsOwn
+        /// When teardown told it to end, by a signal other than that one or by a failing exit.
+        case badlyAtTeardown
     }
 
-    /// Notes that `processes` of the server `server` ended badly when told to end.
-    func recordEndedBadly(_ processes: [String], of server: String) {
-        lock.withLock { endedBadly += processes.map { "\(server): \($0)" } }
+    /// Notes that `processes` of the server `server` ended as `ending` says.
+    func record(_ processes: [String], of server: String, _ ending: Ending) {
+        let named = processes.map { "\(server): \($0)" }
+        lock.withLock {
+            switch ending {
+            case .onItsOwn: ended += named
+            case .badlyAtTeardown: endedBadly += named
+            }
+        }
     }
 }

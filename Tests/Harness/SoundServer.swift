@@ -312,7 +312,7 @@ public final class SoundServer: @unchecked Sendable {
         // Each process looked at once: one that ends meanwhile is either ended on its own or ended badly.
         let looked = first ? serverProcesses.map { (named: $0, running: $0.process.isRunning) } : []
         let running = looked.filter(\.running).map(\.named)
-        watch?.record(looked.filter { !$0.running }.map { Self.ending($0.named) }, of: "\(kind) in \(root)")
+        watch?.record(looked.filter { !$0.running }.map { Self.ending($0.named) }, of: "\(kind) in \(root)", .onItsOwn)
         // A detached process is no child of ours: once it ends, its pid is free for any process, another
         // test's server as well, and the pids wrap within a run (32768 here). Only the very process
         // started is ended.
@@ -327,7 +327,7 @@ public final class SoundServer: @unchecked Sendable {
             let lastLines = process.output.split(separator: "\n").suffix(12).joined(separator: "\n")
             return "\(Self.ending((name, process))); its last lines:\n\(lastLines)"
         }
-        watch?.recordEndedBadly(endedBadly, of: "\(kind) in \(root)")
+        watch?.record(endedBadly, of: "\(kind) in \(root)", .badlyAtTeardown)
         try? FileManager.default.removeItem(atPath: root)
     }
 
