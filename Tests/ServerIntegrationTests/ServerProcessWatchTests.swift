@@ -6,7 +6,8 @@ import ServerTestTraits
 import Testing
 
 /// The watch every server test case runs under: a server process that ends on its own fails the case,
-/// one the test kills on purpose does not.
+/// one the test kills on purpose does not, and one that crashes when teardown tells it to end is a
+/// warning.
 @Suite("A server test case and its servers' processes", .threadOfItsOwn)
 struct ServerProcessWatchTests {
     /// The process a crash would take: WirePlumber on PipeWire (the Bluetooth plugin's crash of
@@ -43,5 +44,32 @@ struct ServerProcessWatchTests {
             #expect(!server.serverIsRunning)
             #expect(server.endedServerProcesses.isEmpty)
         }
+    }
+
+    @Test("a server process that crashes when teardown tells it to end is named as that, not as a failure",
+          arguments: SoundServerKind.underTest)
+    func processCrashedAtTeardown(kind: SoundServerKind) throws {
+        let watch = ServerProcessWatch()
+        try ServerProcessWatch.$current.withValue(watch) {
+            let server = try SoundServer(kind)
+            defer { server.stop() }
+            // strace turns the process's own exit, once told to end, into a SIGABRT: the exit_group
+            // call fails and the signal is delivered instead, as a crash on the way out would be.
+            let strace = try TestProcess(try TestProcess.which("strace"), [
+                "-f", "-p", String(try crashingProcess(of: server)), "-o", "/dev/null",
+                "-e", "trace=exit_group", "-e", "inject=exit_group:error=ENOSYS:signal=SIGABRT",
+            ], environment: [:], logDirectory: server.root)
+            defer { strace.stop() }
+            try waitUntil("strace to hold the process") {
+                guard strace.isRunning else { throw HarnessError("strace exited: \(strace.output)") }
+                return strace.output.contains("attached")
+            }
+            server.stop()
+        }
+        let name = kind == .pulseaudio ? "pulseaudio" : "wireplumber"
+        #expect(watch.endedOnTheirOwn.isEmpty)
+        #expect(watch.endedBadlyAtTeardown.count == 1)
+        #expect(watch.endedBadlyAtTeardown.first?.contains("\(name) exited with status 134 (128 + N: signal N)") == true,
+                "\(watch.endedBadlyAtTeardown)")
     }
 }
