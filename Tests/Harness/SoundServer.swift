@@ -322,10 +322,10 @@ public final class SoundServer: @unchecked Sendable {
             return (clients + processes).reversed()
         }
         for process in all { process.stop() }
-        let endedBadly = running.compactMap { name, process -> String? in
-            guard ![0, 128 + SIGTERM, 128 + SIGKILL].contains(process.waitUntilExit()) else { return nil }
-            let lastLines = process.output.split(separator: "\n").suffix(12).joined(separator: "\n")
-            return "\(Self.ending((name, process))); its last lines:\n\(lastLines)"
+        let endedBadly = running.compactMap { named -> String? in
+            guard ![0, 128 + SIGTERM, 128 + SIGKILL].contains(named.process.waitUntilExit()) else { return nil }
+            let lastLines = named.process.output.split(separator: "\n").suffix(12).joined(separator: "\n")
+            return "\(Self.ending(named)); its last lines:\n\(lastLines)"
         }
         watch?.record(endedBadly, of: "\(kind) in \(root)", .badlyAtTeardown)
         try? FileManager.default.removeItem(atPath: root)

@@ -16,6 +16,11 @@ struct ServerProcessWatchTests {
         try #require(server.kind == .pulseaudio ? server.serverPID : server.graphManagerPID)
     }
 
+    /// The name of that process.
+    private static func crashingProcessName(_ kind: SoundServerKind) -> String {
+        kind == .pulseaudio ? "pulseaudio" : "wireplumber"
+    }
+
     @Test("a server process that ends on its own fails the case, with its name and how it ended",
           arguments: SoundServerKind.underTest)
     func processEndedOnItsOwn(kind: SoundServerKind) async throws {
@@ -26,8 +31,7 @@ struct ServerProcessWatchTests {
                 let pid = try crashingProcess(of: server)
                 kill(pid, SIGKILL)
                 try waitUntil("the process to end") { !server.endedServerProcesses.isEmpty }
-                let name = kind == .pulseaudio ? "pulseaudio" : "wireplumber"
-                #expect(server.endedServerProcesses == ["\(name) exited with status 137 (128 + N: signal N)"])
+                #expect(server.endedServerProcesses == ["\(Self.crashingProcessName(kind)) exited with status 137 (128 + N: signal N)"])
             }
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("a server process ended on its own during the test") }
@@ -66,7 +70,7 @@ struct ServerProcessWatchTests {
             }
             server.stop()
         }
-        let name = kind == .pulseaudio ? "pulseaudio" : "wireplumber"
+        let name = Self.crashingProcessName(kind)
         #expect(watch.endedOnTheirOwn.isEmpty)
         #expect(watch.endedBadlyAtTeardown.count == 1)
         #expect(watch.endedBadlyAtTeardown.first?.contains("\(name) exited with status 134 (128 + N: signal N)") == true,
