@@ -42,18 +42,18 @@ extension Benchmarks {
             return [
                 spread(results[3], results[4], "phone → \(streams)"),
                 against(floor, "phone → \(streams) audibly silenced (first step), shipped policies, p50",
-                        shipped.firstChange.median, p95: shipped.firstChange.percentile(0.95), budget: "≤ 1.1×"),
+                        shipped.firstChange, withP95: true, budget: "≤ 1.1×"),
                 against(floor, "phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
-                        fader.firstChange.median, budget: "(reference)"),
+                        fader.firstChange, budget: "(reference)"),
                 fullyMuted(shipped, ", shipped policies", fades: count <= EngineSettings().maxFadingStreams, streams: streams,
                            floor: floor, budget: "≤ 1.1×"),
                 fullyMuted(fader, " by a process of its own fading", fades: true, streams: streams, floor: floor,
                            budget: "(reference)"),
                 against(floor, "phone → \(streams) muted, fades off, p50",
-                        noFade.muted.median, p95: noFade.muted.percentile(0.95), budget: "≤ 1.1×"),
-                against(floor, "phone → \(streams) muted by the app that starts the call, p50", caller.muted.median,
+                        noFade.muted, withP95: true, budget: "≤ 1.1×"),
+                against(floor, "phone → \(streams) muted by the app that starts the call, p50", caller.muted,
                         budget: "(reference)"),
-                against(floor, "phone → \(streams) corked by module-role-cork (inside the server), p50", cork.muted.median,
+                against(floor, "phone → \(streams) corked by module-role-cork (inside the server), p50", cork.muted,
                         budget: "(reference)"),
             ] + seenFromOutside("", streams, shipped: shipped, noFade: noFade, fader: fader, floor: floorOfTwoMuters(results[3], results[4], \.firstSeen))
                 + againstTheFader("", count, shipped: shipped, fader: fader)
@@ -64,8 +64,8 @@ extension Benchmarks {
     /// taken together, so that neither server's luck in a run decides the floor alone; by default when
     /// they had it muted, with `\.firstSeen` when the caller's own view showed it (from outside).
     private static func floorOfTwoMuters(_ one: RigFigures, _ other: RigFigures,
-                                         _ figure: KeyPath<RigFigures, Samples> = \.muted) -> Duration {
-        (one[keyPath: figure] + other[keyPath: figure]).median
+                                         _ figure: KeyPath<RigFigures, Samples> = \.muted) -> Samples {
+        one[keyPath: figure] + other[keyPath: figure]
     }
 
     /// When a silencer had the music fully muted, against the floor plus the 30 ms fade where it fades.
@@ -74,13 +74,13 @@ extension Benchmarks {
     /// hundred). The process fading as they do always fades; like the bridge, it sets each stream's
     /// volume back under its mute, and the stamp counts that volume's announcement.
     private static func fullyMuted(_ figures: RigFigures, _ silencer: String, fades: Bool, streams: String,
-                                   floor: Duration, budget: String) -> ReportLine {
-        let baseline = fades ? floor + interruptionFade : floor
+                                   floor: Samples, budget: String) -> ReportLine {
+        let fadeLength = fades ? interruptionFade : .zero
         let fade = fades ? "30 ms fade" : "no fade past \(EngineSettings().maxFadingStreams) streams"
         return ReportLine(name: "phone → \(streams) fully muted\(silencer) (\(fade)), p50",
                           figure: figures.muted.median.formatted,
-                          baseline: baseline.formatted + (fades ? " two processes muting + fade" : " two processes muting"),
-                          ratio: figures.muted.median / baseline, budget: budget)
+                          baseline: (floor.median + fadeLength).formatted + (fades ? " two processes muting + fade" : " two processes muting"),
+                          ratio: figures.muted.medianRatio(over: floor, plus: fadeLength), budget: budget)
     }
 
     /// The measure from outside (DESIGN §3): from the call's stream until the caller's own view shows
@@ -88,14 +88,14 @@ extension Benchmarks {
     /// off, against the same view of a process of its own muting them; and, for reference, that view of
     /// the process fading them as the shipped policies do (a volume is not a mute to the server).
     private static func seenFromOutside(_ stack: String, _ streams: String, shipped: RigFigures, noFade: RigFigures,
-                                        fader: RigFigures, floor: Duration) -> [ReportLine] {
+                                        fader: RigFigures, floor: Samples) -> [ReportLine] {
         [
             against(floor, "\(stack)phone → \(streams) silenced or fading, seen by the caller (from outside), shipped policies, p50",
-                    shipped.firstSeen.median, p95: shipped.firstSeen.percentile(0.95), budget: "≤ 1.1×"),
+                    shipped.firstSeen, withP95: true, budget: "≤ 1.1×"),
             against(floor, "\(stack)phone → \(streams) fading, seen by the caller (from outside), by a process of its own fading, p50",
-                    fader.firstSeen.median, budget: "(reference)"),
+                    fader.firstSeen, budget: "(reference)"),
             against(floor, "\(stack)phone → \(streams) silenced, seen by the caller (from outside), fades off, p50",
-                    noFade.firstSeen.median, p95: noFade.firstSeen.percentile(0.95), budget: "≤ 1.1×"),
+                    noFade.firstSeen, withP95: true, budget: "≤ 1.1×"),
         ]
     }
 
@@ -110,7 +110,7 @@ extension Benchmarks {
         return [ReportLine(name: "\(stack)phone → \(streams) audibly silenced (first step), shipped policies, against a process of its own fading, p50",
                    figure: shipped.firstChange.median.formatted,
                    baseline: fader.firstChange.median.formatted + " a process fading",
-                   ratio: shipped.firstChange.median / fader.firstChange.median, budget: "(reference)")]
+                   ratio: shipped.firstChange.medianRatio(over: fader.firstChange), budget: "(reference)")]
     }
 
     /// The second muting process against the first: how far two rigs that are the same read apart in the
@@ -119,14 +119,14 @@ extension Benchmarks {
                                _ what: String) -> ReportLine {
         ReportLine(name: "\(what) muted by a second process of its own muting, against the first (the same rig twice), p50",
                    figure: other.muted.median.formatted, baseline: one.muted.median.formatted + " the first",
-                   ratio: other.muted.median / one.muted.median, budget: "(spread)")
+                   ratio: other.muted.medianRatio(over: one.muted), budget: "(spread)")
     }
 
     /// A figure against the floor, a process of its own muting the music.
-    private static func against(_ floor: Duration, _ name: String, _ figure: Duration, p95: Duration? = nil,
+    private static func against(_ floor: Samples, _ name: String, _ figure: Samples, withP95: Bool = false,
                                 budget: String) -> ReportLine {
-        ReportLine(name: name, figure: figure.formatted + (p95.map { " (p95 \($0.formatted))" } ?? ""),
-                   baseline: floor.formatted + " two processes muting", ratio: figure / floor, budget: budget)
+        ReportLine(name: name, figure: figure.median.formatted + (withP95 ? " (p95 \(figure.percentile(0.95).formatted))" : ""),
+                   baseline: floor.median.formatted + " two processes muting", ratio: figure.medianRatio(over: floor), budget: budget)
     }
 
     /// The same on PipeWire 1.6, 1.4 and 0.3 (pipewire-pulse has no module-role-cork): the bridge against a
@@ -150,20 +150,20 @@ extension Benchmarks {
             var lines = [
                 spread(results[2], results[3], "\(stack): phone → \(streams)"),
                 against(baseline, "\(stack): phone → \(streams) audibly silenced, shipped policies, p50",
-                        shipped.firstChange.median, budget: "≤ 1.1×"),
+                        shipped.firstChange, budget: "≤ 1.1×"),
                 against(baseline, "\(stack): phone → \(streams) audibly silenced (first step) by a process of its own fading, p50",
-                        fader.firstChange.median, budget: "(reference)"),
-                against(baseline, "\(stack): phone → \(streams) muted, fades off, p50", noFade.muted.median, budget: "≤ 1.1×"),
+                        fader.firstChange, budget: "(reference)"),
+                against(baseline, "\(stack): phone → \(streams) muted, fades off, p50", noFade.muted, budget: "≤ 1.1×"),
             ] + seenFromOutside("\(stack): ", streams, shipped: shipped, noFade: noFade, fader: fader, floor: floorOfTwoMuters(results[2], results[3], \.firstSeen))
                 + againstTheFader("\(stack): ", count, shipped: shipped, fader: fader)
             guard withRoles else { return lines }
             let wirePlumber = results[5]
             lines += [
                 against(baseline, "\(stack): Communication → \(streams) unlinked by WirePlumber 0.5's role policy, p50",
-                        wirePlumber.muted.median, budget: "(reference)"),
+                        wirePlumber.muted, budget: "(reference)"),
                 ReportLine(name: "\(stack): phone → \(streams) muted by the bridge (fades off) against WirePlumber's role policy, p50",
                            figure: noFade.muted.median.formatted, baseline: wirePlumber.muted.median.formatted + " WirePlumber 0.5",
-                           ratio: noFade.muted.median / wirePlumber.muted.median, budget: "(reference)"),
+                           ratio: noFade.muted.medianRatio(over: wirePlumber.muted), budget: "(reference)"),
             ]
             return lines
         }

@@ -19,6 +19,33 @@ struct Samples {
     }
 
     var median: Duration { percentile(0.5) }
+
+    /// This median over `baseline`'s (plus `offset`, a fade's length where the baseline is the floor plus
+    /// the fade), with the range that 95 % of its resamples fell in: both sets drawn again with
+    /// replacement `resamples` times from a fixed seed, and the 2.5th and 97.5th percentiles of the
+    /// ratios so drawn. The range is what the ratio may owe to which calls happened to be measured.
+    func medianRatio(over baseline: Samples, plus offset: Duration = .zero, resamples: Int = 2000) -> MedianRatio {
+        let (mine, theirs, added) = (values.map(\.milliseconds), baseline.values.map(\.milliseconds), offset.milliseconds)
+        var generator = SplitMix64(seed: 0xB007_5742)
+        let ratios = (0..<resamples).map { _ in
+            Self.median(drawnAgain: mine, &generator) / (Self.median(drawnAgain: theirs, &generator) + added)
+        }.sorted()
+        let rank = { (fraction: Double) in ratios[min(Int(fraction * Double(resamples)), resamples - 1)] }
+        return MedianRatio(ratio: median / (baseline.median + offset), low: rank(0.025), high: rank(0.975))
+    }
+
+    /// The median, by the nearest-rank method, of as many values drawn from `values` with replacement.
+    private static func median(drawnAgain values: [Double], _ generator: inout SplitMix64) -> Double {
+        let drawn = values.indices.map { _ in values[Int(generator.next() % UInt64(values.count))] }.sorted()
+        return drawn[Int((0.5 * Double(drawn.count)).rounded(.up)) - 1]
+    }
+}
+
+/// A ratio of two medians and the range that 95 % of its resamples fell in (``Samples/medianRatio(over:plus:resamples:)``).
+struct MedianRatio {
+    var ratio: Double
+    var low: Double
+    var high: Double
 }
 
 extension Duration {
@@ -40,15 +67,34 @@ struct ReportLine {
     var baseline: String
     var ratio: Double?
     var budget: String
+    /// The range that 95 % of the ratio's resamples fell in, where the figure and its baseline are
+    /// medians of calls (``MedianRatio``).
+    var interval: ClosedRange<Double>? = nil
 
     /// Prints the lines as an aligned table.
     static func print(_ lines: [ReportLine]) {
         let rows = [["measure", "figure", "baseline", "ratio", "budget"]]
-            + lines.map { [$0.name, $0.figure, $0.baseline, $0.ratio.map { String(format: "%.2f×", $0) } ?? "–", $0.budget] }
+            + lines.map { [$0.name, $0.figure, $0.baseline, $0.ratioText, $0.budget] }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for (index, row) in rows.enumerated() {
             Swift.print(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
             if index == 0 { Swift.print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
         }
+    }
+
+    /// As `1.04×`, or `1.04× (0.98–1.11)` with its interval.
+    private var ratioText: String {
+        guard let ratio else { return "–" }
+        let text = String(format: "%.2f×", ratio)
+        guard let interval else { return text }
+        return text + String(format: " (%.2f–%.2f)", interval.lowerBound, interval.upperBound)
+    }
+}
+
+extension ReportLine {
+    /// A line whose ratio is a ratio of medians, shown with its interval.
+    init(name: String, figure: String, baseline: String, ratio: MedianRatio, budget: String) {
+        self.init(name: name, figure: figure, baseline: baseline, ratio: ratio.ratio, budget: budget,
+                  interval: ratio.low...ratio.high)
     }
 }
