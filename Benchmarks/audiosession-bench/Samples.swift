@@ -11,12 +11,7 @@ struct Samples {
     static func + (one: Samples, other: Samples) -> Samples { Samples(values: one.values + other.values) }
 
     /// The `fraction` percentile (0.5 is the median), by the nearest-rank method.
-    func percentile(_ fraction: Double) -> Duration {
-        precondition(!values.isEmpty, "no samples")
-        let sorted = values.sorted()
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)]
-    }
+    func percentile(_ fraction: Double) -> Duration { nearestRank(fraction, of: values.sorted()) }
 
     var median: Duration { percentile(0.5) }
 
@@ -28,24 +23,30 @@ struct Samples {
         let (mine, theirs, added) = (values.map(\.milliseconds), baseline.values.map(\.milliseconds), offset.milliseconds)
         var generator = SplitMix64(seed: 0xB007_5742)
         let ratios = (0..<resamples).map { _ in
-            Self.median(drawnAgain: mine, &generator) / (Self.median(drawnAgain: theirs, &generator) + added)
+            nearestRank(0.5, of: Self.drawnAgain(mine, &generator))
+                / (nearestRank(0.5, of: Self.drawnAgain(theirs, &generator)) + added)
         }.sorted()
-        let rank = { (fraction: Double) in ratios[min(Int(fraction * Double(resamples)), resamples - 1)] }
-        return MedianRatio(ratio: median / (baseline.median + offset), low: rank(0.025), high: rank(0.975))
+        return MedianRatio(ratio: median / (baseline.median + offset),
+                           interval: nearestRank(0.025, of: ratios)...nearestRank(0.975, of: ratios))
     }
 
-    /// The median, by the nearest-rank method, of as many values drawn from `values` with replacement.
-    private static func median(drawnAgain values: [Double], _ generator: inout SplitMix64) -> Double {
-        let drawn = values.indices.map { _ in values[Int(generator.next() % UInt64(values.count))] }.sorted()
-        return drawn[Int((0.5 * Double(drawn.count)).rounded(.up)) - 1]
+    /// As many values drawn from `values` with replacement, sorted.
+    private static func drawnAgain(_ values: [Double], _ generator: inout SplitMix64) -> [Double] {
+        values.indices.map { _ in values.randomElement(using: &generator)! }.sorted()
     }
+}
+
+/// The `fraction` percentile of `sorted`, by the nearest-rank method.
+private func nearestRank<Value>(_ fraction: Double, of sorted: [Value]) -> Value {
+    precondition(!sorted.isEmpty, "no samples")
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
 }
 
 /// A ratio of two medians and the range that 95 % of its resamples fell in (``Samples/medianRatio(over:plus:resamples:)``).
 struct MedianRatio {
     var ratio: Double
-    var low: Double
-    var high: Double
+    var interval: ClosedRange<Double>
 }
 
 extension Duration {
@@ -94,7 +95,6 @@ struct ReportLine {
 extension ReportLine {
     /// A line whose ratio is a ratio of medians, shown with its interval.
     init(name: String, figure: String, baseline: String, ratio: MedianRatio, budget: String) {
-        self.init(name: name, figure: figure, baseline: baseline, ratio: ratio.ratio, budget: budget,
-                  interval: ratio.low...ratio.high)
+        self.init(name: name, figure: figure, baseline: baseline, ratio: ratio.ratio, budget: budget, interval: ratio.interval)
     }
 }
