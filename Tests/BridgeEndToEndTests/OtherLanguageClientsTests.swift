@@ -30,6 +30,13 @@ struct OtherLanguageClientsTests {
         }
     }
 
+    /// Waits for the player's `ready` line. A wait it does not end says what the player and the bridge
+    /// were doing: under `make stress` the Python player once printed nothing in the wait's 10 s.
+    func waitUntilReady(_ player: TestProcess, _ client: Client, _ daemon: BridgeDaemon) throws {
+        try waitUntil("the \(client) player to be ready (its output: \(player.output); the player: \(player.processState); "
+            + "\(daemon.diagnosis(lastRecords: 6)))") { player.output.contains("ready /io/github/audiosession/") }
+    }
+
     static var cases: [(Client, SoundServerKind)] {
         Client.allCases.flatMap { client in SoundServerKind.underTest.map { (client, $0) } }
     }
@@ -45,7 +52,7 @@ struct OtherLanguageClientsTests {
         let (program, arguments) = try command(for: client, in: server.root)
         let player = try TestProcess(program, arguments, environment: environment, logDirectory: server.root + "/logs")
         defer { player.stop() }
-        try waitUntil("the \(client) player to be ready (\(player.output))") { player.output.contains("ready /io/github/audiosession/") }
+        try waitUntilReady(player, client, daemon)
         func lines() -> [String] { player.output.split(separator: "\n").map(String.init) }
 
         let bus = try BusClient(address: server.busAddress!, listening: false)
@@ -96,7 +103,7 @@ struct OtherLanguageClientsTests {
         let player = try TestProcess(program, arguments, environment: environment, logDirectory: server.root + "/logs")
         defer { player.stop() }
         func lines() -> [String] { player.output.split(separator: "\n").map(String.init) }
-        try waitUntil("the \(client) player to be ready (\(player.output))") { player.output.contains("ready /io/github/audiosession/") }
+        try waitUntilReady(player, client, daemon)
         #expect(lines().contains("activation: waiting"), "\(lines())")
         let path = try #require(lines().first { $0.hasPrefix("ready ") }.map { String($0.dropFirst("ready ".count)) })
         #expect(try activationState(path) == "s \"waiting\"")
