@@ -19,6 +19,29 @@ public struct ProcessFigures: Sendable {
         }
     }
 
+    /// The fields of `/proc/PID/stat` after the command's name, which is in parentheses and may hold
+    /// spaces: `[0]` is the state (field 3), `[19]` the start in clock ticks since boot (field 22).
+    /// Empty once the process is gone.
+    public var statFields: [Substring] {
+        let stat = textSoFar("/proc/\(pid)/stat")
+        guard let nameEnd = stat.lastIndex(of: ")") else { return [] }
+        return stat[stat.index(after: nameEnd)...].split(separator: " ")
+    }
+
+    /// What the process is doing, for a message about a wait it did not end: how long it has run, its
+    /// state (R running or waiting for a core, S asleep, D waiting for the disk), its CPU time and where
+    /// in the kernel it sleeps (`wchan`).
+    public var activity: String {
+        let fields = statFields
+        guard fields.count > 19, let startTicks = Double(fields[19]) else { return "no /proc entry" }
+        let uptime = Double(textSoFar("/proc/uptime").split(separator: " ").first ?? "") ?? 0
+        let age = uptime - startTicks / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let sleepsIn = textSoFar("/proc/\(pid)/wchan")
+        func seconds(_ value: Double) -> String { value.formatted(.number.precision(.fractionLength(2))) + " s" }
+        return "running for \(seconds(age)), state \(fields[0]), \(seconds(Double(cpuNanoseconds) / 1e9)) on a core, "
+            + "in the kernel at \(sleepsIn.isEmpty || sleepsIn == "0" ? "nothing" : sleepsIn)"
+    }
+
     /// Voluntary and involuntary context switches of all threads: each is a wake-up.
     public var contextSwitches: Int {
         threads.reduce(0) { total, task in

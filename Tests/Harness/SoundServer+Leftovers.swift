@@ -23,11 +23,7 @@ extension SoundServer {
 
     /// The start time (in clock ticks since boot) of a live process, from `/proc/PID/stat`.
     static func startTime(of pid: Int32) -> String? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let nameEnd = stat.lastIndex(of: ")")
-        else { return nil }
-        // After "pid (name)": state is field 3, start time field 22.
-        let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+        let fields = ProcessFigures(pid: pid).statFields
         return fields.count > 19 ? String(fields[19]) : nil
     }
 

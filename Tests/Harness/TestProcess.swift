@@ -127,26 +127,9 @@ public final class TestProcess: @unchecked Sendable {
     /// What the process printed so far.
     public var output: String { textSoFar(logPath) }
 
-    /// What the process is doing, for a message about a wait it did not end: how long it has run, its
-    /// state (R running or waiting for a core, S asleep, D waiting for the disk), the processor time it
-    /// has had and where in the kernel it sleeps (`/proc/PID/stat`, `wchan`), or how it ended.
-    public var processState: String {
-        guard isRunning else { return exitDescription }
-        let stat = textSoFar("/proc/\(pid)/stat")
-        // The fields after the command's name, which is in parentheses and may hold spaces: the state
-        // is field 3, the user and system times 14 and 15, the start 22 (in clock ticks since boot).
-        guard let close = stat.lastIndex(of: ")") else { return "no /proc entry" }
-        let fields = stat[stat.index(after: close)...].split(separator: " ").map(String.init)
-        guard fields.count > 19 else { return "an unreadable /proc entry" }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let processorTime = ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / ticks
-        let uptime = Double(textSoFar("/proc/uptime").split(separator: " ").first ?? "") ?? 0
-        let age = uptime - (Double(fields[19]) ?? 0) / ticks
-        let sleepsIn = textSoFar("/proc/\(pid)/wchan")
-        return "running for \(age.formatted(.number.precision(.fractionLength(2)))) s, state \(fields[0]), "
-            + "\(processorTime.formatted(.number.precision(.fractionLength(2)))) s on a core, "
-            + "in the kernel at \(sleepsIn.isEmpty || sleepsIn == "0" ? "nothing" : sleepsIn)"
-    }
+    /// What the process is doing (``ProcessFigures/activity``), or how it ended: for a message about a
+    /// wait it did not end.
+    public var processState: String { isRunning ? ProcessFigures(pid: pid).activity : exitDescription }
 
     /// The full path of a command in PATH.
     public static func which(_ name: String) throws -> String {
