@@ -49,7 +49,7 @@ struct FadeStepByStepTests {
     /// next commands in between. A server held after each write, as a loaded machine holds it, read
     /// there a fade step that left once the step before was answered, and announced the two as one
     /// change (DECISIONS 128): every client saw the music go from playing to muted at once. Now a marker
-    /// behind each batch of a fade makes its next step wait for the announcement. strace holds every
+    /// behind each batch of a fade makes its next step wait for the announcement. A tracer holds every
     /// write of the server's main thread for 40 ms, longer than the whole fade, from just before each
     /// call until the music is muted. The old order failed about one call in two with `pacat`, so the
     /// test makes three; mpv is the player people run.
@@ -131,16 +131,23 @@ struct FadeStepByStepTests {
     }
 
     /// Holds the server's main thread for `milliseconds` after each of its writes, until the returned
-    /// strace stops.
+    /// holder stops (`Tests/Tools/write-holder`, built here). strace's `inject=write:delay_exit` did
+    /// the same, but strace 6.1 resumes a held thread from a timer signal, and under `make stress` it
+    /// once left the server stopped for good, its timer disarmed: every `pactl` after it waited forever.
     static func holdAfterEachWrite(_ server: SoundServer, milliseconds: Int) throws -> TestProcess {
-        let strace = try server.spawn(try TestProcess.which("strace"), [
-            "-p", String(server.serverPID ?? 0), "-e", "trace=write", "-e", "inject=write:delay_exit=\(milliseconds * 1000)", "-o", "/dev/null",
-        ])
-        try waitUntil("strace to hold the server") {
-            guard strace.isRunning else { throw HarnessError("strace exited: \(strace.output)") }
-            return strace.output.contains("attached")
+        let holder = server.root + "/write-holder"
+        if !FileManager.default.fileExists(atPath: holder) {
+            let (status, output) = try TestProcess.run("gcc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2", "-o", holder,
+                                                               Repository.root + "/Tests/Tools/write-holder/write_holder.c"],
+                                                       environment: server.environment)
+            guard status == 0 else { throw HarnessError("the write holder did not build: \(output)") }
         }
-        return strace
+        let held = try server.spawn(holder, [String(server.serverPID ?? 0), String(milliseconds * 1000)])
+        try waitUntil("the write holder to hold the server") {
+            guard held.isRunning else { throw HarnessError("the write holder exited: \(held.output)") }
+            return held.output.contains("attached")
+        }
+        return held
     }
 
     /// Waits until `pactl subscribe` hears the server: a sample uploaded (nothing the bridge acts on)

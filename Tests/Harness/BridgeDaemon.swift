@@ -67,9 +67,13 @@ public final class BridgeDaemon: @unchecked Sendable {
     /// first connection.
     public func waitUntilSharingMemory(timeout: Duration = .seconds(15)) throws {
         guard server.kind == .pulseaudio else { return }
-        try waitUntil("the bridge's connection with shared memory to take over", timeout: timeout) {
+        var (pools, connections) = (0, 0)
+        try waitUntil("the bridge's connection with shared memory to take over (last seen: \(pools) pools mapped, "
+            + "\(connections) connections of the bridge's listed by the server; \(diagnosis(lastRecords: 4)))", timeout: timeout) {
             guard process.isRunning else { throw HarnessError("audiosessiond exited: \(process.output)") }
-            return try !Self.sharedPools(of: process.pid).isEmpty && serverConnections() == 1
+            pools = Self.sharedPools(of: process.pid).count
+            connections = try serverConnections()
+            return pools > 0 && connections == 1
         }
     }
 

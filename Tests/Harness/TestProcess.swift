@@ -141,18 +141,31 @@ public final class TestProcess: @unchecked Sendable {
         throw HarnessError("'\(name)' is not installed; `make test` installs it")
     }
 
-    /// Runs a command to its end and returns its exit status and output.
+    /// Runs a command to its end and returns its exit status and output. A command still running after
+    /// `limit` is killed and reported: a server that stopped answering (a `pactl` waits for its answer
+    /// forever) fails the test that asked, instead of holding the whole run.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws
-        -> (status: Int32, output: String)
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                           limit: Duration = runLimit) throws -> (status: Int32, output: String)
     {
         let directory = NSTemporaryDirectory()
         let process = try TestProcess(executable, arguments, environment: environment, logDirectory: directory)
-        let status = process.waitUntilExit()
-        let output = process.output
-        try? FileManager.default.removeItem(atPath: process.logPath)
-        return (status, output)
+        defer { try? FileManager.default.removeItem(atPath: process.logPath) }
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.kill9()
+                throw HarnessError("\(executable) \(arguments.joined(separator: " ")) did not end within \(limit) and was killed; "
+                    + "it printed: \(process.output.suffix(1500))")
+            }
+            usleep(1_000)
+        }
+        return (process.waitUntilExit(), process.output)
     }
+
+    /// How long ``run(_:_:environment:limit:)`` lets a command run: far beyond any command's work here
+    /// (building a package takes about a minute), so that only a command that waits for good reaches it.
+    public static let runLimit = Duration.seconds(300)
 }
 
 /// A harness failure, with what to do about it.
