@@ -71,6 +71,7 @@ struct FadeStepByStepTests {
                     try server.streams().compactMap(ReportedStream.init).filter { music.contains($0.index) }.allSatisfy(\.mute)
                 }
                 _ = held.stop()
+                #expect(Self.writesHeld(held) > 0, "call \(call): the holder held none of the server's writes: \(held.output)")
                 _ = phone.stop()
                 try bridged.waitUntil("the music back at its level after call \(call)", timeout: .seconds(30)) {
                     try server.streams().compactMap(ReportedStream.init).filter { music.contains($0.index) }
@@ -148,6 +149,11 @@ struct FadeStepByStepTests {
             return held.output.contains("attached")
         }
         return held
+    }
+
+    /// How many writes a stopped holder held (its last line, `held N writes`).
+    static func writesHeld(_ holder: TestProcess) -> Int {
+        holder.output.split(separator: "\n").last.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
     }
 
     /// Waits until `pactl subscribe` hears the server: a sample uploaded (nothing the bridge acts on)

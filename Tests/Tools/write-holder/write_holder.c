@@ -4,7 +4,7 @@
 //
 //   write-holder TID MICROSECONDS
 //
-// It prints "attached" once the thread is held. It does what `strace -p TID -e trace=write
+// It prints "attached" once the thread is held, and "held N writes" when it ends. It does what `strace -p TID -e trace=write
 // -e inject=write:delay_exit=MICROSECONDS` does, with the pause slept by the tracer itself: strace 6.1
 // resumes a delayed thread from a timer signal, and under load it once left the server stopped in a
 // system call with its timer disarmed, for good. Here nothing but this loop resumes the thread.
@@ -21,6 +21,14 @@
 
 static volatile sig_atomic_t stopping = 0;
 static pid_t tracee = 0;
+static long held = 0;
+
+// Says how many writes were held, and ends with `code`.
+static int finish(int code) {
+    printf("held %ld writes\n", held);
+    fflush(stdout);
+    return code;
+}
 
 // PTRACE_INTERRUPT from the handler: a tracee that is running stops, and the loop's waitpid returns.
 static void stop_holding(int signal_number) {
@@ -35,9 +43,9 @@ static int detach(int status) {
     if (WIFSTOPPED(status) && status >> 16 == 0 && WSTOPSIG(status) != (SIGTRAP | 0x80)) pass = WSTOPSIG(status);
     if (ptrace(PTRACE_DETACH, tracee, 0, pass) != 0 && errno != ESRCH) {
         perror("write-holder: PTRACE_DETACH");
-        return 1;
+        return finish(1);
     }
-    return 0;
+    return finish(0);
 }
 
 // Sleeps `microseconds` unless told to stop first.
@@ -81,11 +89,11 @@ int main(int argc, char **argv) {
     for (;;) {
         if (waitpid(tracee, &status, __WALL) < 0) {
             if (errno == EINTR) continue;  // told to stop: the interrupt's stop comes next
-            if (errno == ECHILD) return 0;
+            if (errno == ECHILD) return finish(0);
             perror("write-holder: waitpid");
-            return 1;
+            return finish(1);
         }
-        if (WIFEXITED(status) || WIFSIGNALED(status)) return 0;
+        if (WIFEXITED(status) || WIFSIGNALED(status)) return finish(0);
         if (stopping) return detach(status);
         int deliver = 0;
         if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
@@ -94,6 +102,7 @@ int main(int argc, char **argv) {
                 if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
                     last_entered = (long)info.entry.nr;
                 } else if (info.op == PTRACE_SYSCALL_INFO_EXIT && last_entered == SYS_write) {
+                    held += 1;
                     pause_for(microseconds);
                     if (stopping) return detach(status);
                 }
