@@ -4,10 +4,11 @@
 //
 //   write-holder TID MICROSECONDS
 //
-// It prints "attached" once the thread is held, and "held N writes" when it ends. It does what `strace -p TID -e trace=write
-// -e inject=write:delay_exit=MICROSECONDS` does, with the pause slept by the tracer itself: strace 6.1
-// resumes a delayed thread from a timer signal, and under load it once left the server stopped in a
-// system call with its timer disarmed, for good. Here nothing but this loop resumes the thread.
+// It prints "attached" once the thread is held, and "held N writes" when it ends. It does what
+// `strace -p TID -e trace=write -e inject=write:delay_exit=MICROSECONDS` does, with the pause slept by
+// the tracer itself: strace 6.1 resumes a delayed thread from a timer signal, and under load it once
+// left the server stopped in a system call with its timer disarmed, for good. Here nothing but this
+// loop resumes the thread.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
