@@ -108,11 +108,37 @@ public final class TestProcess: @unchecked Sendable {
     public func stop(grace: Duration = .seconds(2)) -> Int32 {
         guard isRunning else { return waitUntilExit() }
         kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if isRunning { kill(pid, SIGKILL) }
+        if !hasExited(within: grace) { kill(pid, SIGKILL) }
         return waitUntilExit()
     }
+
+    /// Waits until the process has exited or `limit` has passed, whichever comes first, without reaping
+    /// it: its pid stays its own, to signal, until ``waitUntilExit()``. The kernel says when it exits
+    /// (a pidfd becomes readable), so nothing is polled on a clock.
+    public func hasExited(within limit: Duration) -> Bool {
+        // Opened while nothing can reap the child (reaping takes the lock), so it is this process.
+        let descriptor = lock.withLock { exitStatus == nil ? Self.pidfdOpen(pid, 0) : -1 }
+        guard descriptor >= 0 else { return !isRunning }
+        defer { close(descriptor) }
+        let deadline = ContinuousClock.now + limit
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let left = deadline - ContinuousClock.now
+            let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
+            if ready > 0 { return true }
+            if ready == 0 { return false }
+            guard errno == EINTR else { return !isRunning }
+        }
+    }
+
+    /// glibc's `pidfd_open` (2.36 and later), which Swift's Glibc module does not show.
+    private static let pidfdOpen: @convention(c) (pid_t, UInt32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else {
+            fatalError("this glibc has no pidfd_open")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (pid_t, UInt32) -> Int32).self)
+    }()
 
     /// Sends SIGKILL and reaps it.
     public func kill9() {
@@ -151,14 +177,10 @@ public final class TestProcess: @unchecked Sendable {
         let directory = NSTemporaryDirectory()
         let process = try TestProcess(executable, arguments, environment: environment, logDirectory: directory)
         defer { try? FileManager.default.removeItem(atPath: process.logPath) }
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                process.kill9()
-                throw HarnessError("\(executable) \(arguments.joined(separator: " ")) did not end within \(limit) and was killed; "
-                    + "it printed: \(process.output.suffix(1500))")
-            }
-            usleep(1_000)
+        guard process.hasExited(within: limit) else {
+            process.kill9()
+            throw HarnessError("\(executable) \(arguments.joined(separator: " ")) did not end within \(limit) and was killed; "
+                + "it printed: \(process.output.suffix(1500))")
         }
         return (process.waitUntilExit(), process.output)
     }
