@@ -114,21 +114,22 @@ public final class TestProcess: @unchecked Sendable {
 
     /// Waits until the process has exited or `limit` has passed, whichever comes first, without reaping
     /// it: its pid stays its own, to signal, until ``waitUntilExit()``. The kernel says when it exits
-    /// (a pidfd becomes readable), so nothing is polled on a clock.
+    /// (a pidfd becomes readable), so nothing is polled on a clock. A pidfd that cannot be opened or
+    /// watched stops the test run with the error: an answer guessed then would kill a command that
+    /// was still working, or wait for one that never ends.
     public func hasExited(within limit: Duration) -> Bool {
         // Opened while nothing can reap the child (reaping takes the lock), so it is this process.
-        let descriptor = lock.withLock { exitStatus == nil ? Self.pidfdOpen(pid, 0) : -1 }
-        guard descriptor >= 0 else { return !isRunning }
+        guard let descriptor = lock.withLock({ exitStatus == nil ? Self.pidfdOpen(pid, 0) : nil }) else { return true }
+        precondition(descriptor >= 0, "pidfd_open(\(pid)) failed: \(String(cString: strerror(errno)))")
         defer { close(descriptor) }
         let deadline = ContinuousClock.now + limit
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while true {
-            let left = deadline - ContinuousClock.now
-            let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
-            if ready > 0 { return true }
-            if ready == 0 { return false }
-            guard errno == EINTR else { return !isRunning }
+            // Rounded up, so that the wait never ends before its limit.
+            let milliseconds = max(0, ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up))
+            let ready = poll(&entry, 1, Int32(min(milliseconds, Double(Int32.max))))
+            if ready >= 0 { return ready > 0 }
+            precondition(errno == EINTR, "poll on the pidfd of \(pid) failed: \(String(cString: strerror(errno)))")
         }
     }
 

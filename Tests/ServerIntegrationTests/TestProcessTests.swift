@@ -23,9 +23,10 @@ struct TestProcessTests {
         let environment = ProcessInfo.processInfo.environment
         let stubborn = try TestProcess("/bin/sh", ["-c", "trap '' TERM; echo ready; while :; do sleep 1; done"],
                                        environment: environment, logDirectory: NSTemporaryDirectory())
+        let heeding = try TestProcess("/bin/sleep", ["600"], environment: environment, logDirectory: NSTemporaryDirectory())
+        defer { [stubborn, heeding].forEach { try? FileManager.default.removeItem(atPath: $0.logPath) } }
         try waitUntil("the shell to ignore SIGTERM") { stubborn.output.contains("ready") }
         #expect(stubborn.stop(grace: .milliseconds(300)) == 128 + SIGKILL)
-        let heeding = try TestProcess("/bin/sleep", ["600"], environment: environment, logDirectory: NSTemporaryDirectory())
         #expect(heeding.stop() == 128 + SIGTERM)
     }
 }
