@@ -119,8 +119,11 @@ public final class TestProcess: @unchecked Sendable {
     /// was still working, or wait for one that never ends.
     public func hasExited(within limit: Duration) -> Bool {
         // Opened while nothing can reap the child (reaping takes the lock), so it is this process.
-        guard let descriptor = lock.withLock({ exitStatus == nil ? Self.pidfdOpen(pid, 0) : nil }) else { return true }
-        precondition(descriptor >= 0, "pidfd_open(\(pid)) failed: \(String(cString: strerror(errno)))")
+        // Its errno is read at once, before the unlock can touch it.
+        guard let (descriptor, error) = lock.withLock({ exitStatus == nil ? (Self.pidfdOpen(pid, 0), errno) : nil }) else {
+            return true
+        }
+        precondition(descriptor >= 0, "pidfd_open(\(pid)) failed: \(String(cString: strerror(error)))")
         defer { close(descriptor) }
         let deadline = ContinuousClock.now + limit
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -24,7 +24,13 @@ struct TestProcessTests {
         let stubborn = try TestProcess("/bin/sh", ["-c", "trap '' TERM; echo ready; while :; do sleep 1; done"],
                                        environment: environment, logDirectory: NSTemporaryDirectory())
         let heeding = try TestProcess("/bin/sleep", ["600"], environment: environment, logDirectory: NSTemporaryDirectory())
-        defer { [stubborn, heeding].forEach { try? FileManager.default.removeItem(atPath: $0.logPath) } }
+        // A wait that fails leaves neither behind (kill9 does nothing to a process already reaped).
+        defer {
+            for process in [stubborn, heeding] {
+                process.kill9()
+                try? FileManager.default.removeItem(atPath: process.logPath)
+            }
+        }
         try waitUntil("the shell to ignore SIGTERM") { stubborn.output.contains("ready") }
         #expect(stubborn.stop(grace: .milliseconds(300)) == 128 + SIGKILL)
         #expect(heeding.stop() == 128 + SIGTERM)
